@@ -1,0 +1,3 @@
+from asrch.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""The seam between the pure core and the search engine (cf. httpx's transports).
+
+Commands are written against `Searcher`; the real one runs ripgrep, tests may swap in
+another that returns plain values.
+"""
+
+from enum import Enum
+from typing import Protocol
+
+from asrch.domain.counting import Tally
+from asrch.domain.query import Query
+
+
+class PathKind(Enum):
+    MISSING = "missing"
+    DIRECTORY = "directory"
+    FILE = "file"
+    """A regular file (or a link to one)."""
+    SPECIAL = "special"
+    """A FIFO, socket or device: never opened, since reading one may block forever."""
+
+
+class Searcher(Protocol):
+    def inspect(self, path: str) -> PathKind:
+        """What `path` is, without opening it."""
+        ...
+
+    def count(self, query: Query, target: str, *, cap: int) -> Tally:
+        """Matching lines per file under `target`, in path order, stopped at `cap`."""
+        ...
