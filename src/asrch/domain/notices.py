@@ -77,7 +77,9 @@ def search_notices(query: Query, tally: Tally, *, name_term: bool = False) -> li
     term = query.term if name_term else None
     files = len(tally.files)
     if is_broad(tally.matches, files):
-        notices.append(BroadNotice(matches=tally.matches, files=files, capped=tally.capped, term=term))
+        notices.append(
+            BroadNotice(matches=tally.matches, files=files, capped=tally.capped, term=term)
+        )
     if tally.capped:
         notices.append(CapNotice(term=term))
     if query.is_short:

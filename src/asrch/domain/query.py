@@ -77,9 +77,7 @@ def make_query(term: str, mode: Mode, *, what: str = "query") -> Query:
     if "\n" in term:
         # ripgrep matches within one line, so a term with a line break can never match;
         # rg itself would split it into several patterns, an OR the seed forbids.
-        raise InputError(
-            f"error: {what} contains a line break; asrch matches within one line"
-        )
+        raise InputError(f"error: {what} contains a line break; asrch matches within one line")
     if mode is Mode.REGEX and has_unescaped_pipe(term):
         raise InputError(
             f"error: --regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "

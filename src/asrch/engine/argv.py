@@ -3,7 +3,6 @@
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.query import Mode, Query
 
-
 # `--no-config`: a user's RIPGREP_CONFIG_PATH must not change results.
 # `--case-sensitive`: the modes are case-sensitive whatever rg's defaults become.
 # Exclusion globs are matched by rg against walked entries only, so a project

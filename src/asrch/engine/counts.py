@@ -42,12 +42,11 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     total = 0
     capped = False
     with RgRun(count_argv(rg, query, target)) as run:
-        for raw_path, count in parse_count_records(run.chunks()):
-            if total + count >= cap:
-                count = cap - total
-                capped = True
-            files.append(FileCount(path=os.fsdecode(raw_path), matches=count))
-            total += count
+        for raw_path, found in parse_count_records(run.chunks()):
+            kept = min(found, cap - total)
+            capped = total + found >= cap
+            files.append(FileCount(path=os.fsdecode(raw_path), matches=kept))
+            total += kept
             if capped:
                 run.stop()
                 break

@@ -100,10 +100,14 @@ def judge_exit(returncode: int, stderr: bytes) -> int:
         return count_skipped(stderr)
     text = stderr.decode("utf-8", "replace")
     if returncode == 2 and "regex parse error" in text:
-        detail = next(
-            (ln.strip() for ln in text.splitlines() if ln.strip().startswith("error:")),
-            "the pattern does not parse",
-        ).removeprefix("error:").strip()
+        detail = (
+            next(
+                (ln.strip() for ln in text.splitlines() if ln.strip().startswith("error:")),
+                "the pattern does not parse",
+            )
+            .removeprefix("error:")
+            .strip()
+        )
         raise InputError(f"error: invalid --regex query: {detail}")
     skipped = count_skipped(stderr)
     if returncode == 2 and skipped:
@@ -112,6 +116,5 @@ def judge_exit(returncode: int, stderr: bytes) -> int:
     if returncode < 0:
         raise EngineError(f"error: rg was killed by signal {-returncode}")
     raise EngineError(
-        f"error: rg failed with exit status {returncode}"
-        + (f": {quote(first)}" if first else "")
+        f"error: rg failed with exit status {returncode}" + (f": {quote(first)}" if first else "")
     )

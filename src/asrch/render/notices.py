@@ -1,5 +1,6 @@
 """The wording of notices (D6): each names the concrete next step."""
 
+from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.notices import (
     BroadNotice,
     CapNotice,
@@ -11,7 +12,6 @@ from asrch.domain.notices import (
     SkippedNotice,
 )
 from asrch.domain.values import quote
-from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 
 
 def _for(term: str | None) -> str:

@@ -1,0 +1,38 @@
+"""Sessions: tests on every interpreter found (D23), lint, typecheck, update, bench."""
+
+import os
+
+import nox
+
+PYTHONS = ["3.11", "3.12", "3.13"]
+nox.options.sessions = ["tests", "lint", "typecheck"]
+# Outside CI a missing interpreter is skipped; in CI it fails the run.
+nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
+nox.options.reuse_existing_virtualenvs = True
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", *session.posargs)
+
+
+@nox.session(python=PYTHONS[0])
+def lint(session: nox.Session) -> None:
+    session.install("ruff>=0.6,<1")
+    session.run("ruff", "check", "src", "tests", "bench", "noxfile.py")
+    session.run("ruff", "format", "--check", "src", "tests", "bench", "noxfile.py")
+
+
+@nox.session(python=PYTHONS[0])
+def typecheck(session: nox.Session) -> None:
+    session.install("-e", ".[test]", "mypy>=1.10,<3", "nox>=2024.4")
+    session.run("mypy")
+
+
+@nox.session(python=PYTHONS[0])
+def update(session: nox.Session) -> None:
+    """After an intended change: rewrite spec outputs (both languages) and snapshots."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "tests.golden.update_spec")
+    session.run("pytest", "-q", "tests/golden", "--snapshot-update")

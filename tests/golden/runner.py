@@ -1,0 +1,118 @@
+"""Run one spec example the way a user would: the installed CLI, in a fresh tree."""
+
+import importlib
+import os
+import pkgutil
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.golden.examples import Example
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC_DIR = ROOT / "spec"
+CORPUS = ROOT / "fixtures" / "corpus"
+
+Generator = Callable[[Path], None]
+
+
+@dataclass(frozen=True)
+class Result:
+    stdout: str
+    stderr: str
+    status: int
+
+
+def generators() -> dict[str, Generator]:
+    """Every public function of the tests/golden/corpora*.py modules, by name."""
+    found: dict[str, Generator] = {}
+    package = Path(__file__).parent
+    for info in pkgutil.iter_modules([str(package)]):
+        if not info.name.startswith("corpora"):
+            continue
+        module = importlib.import_module(f"tests.golden.{info.name}")
+        for name, obj in vars(module).items():
+            if (
+                callable(obj)
+                and not name.startswith("_")
+                and getattr(obj, "__module__", "") == module.__name__
+            ):
+                found[name] = obj
+    return found
+
+
+def spec_pairs() -> list[tuple[Path, Path]]:
+    """(Japanese, English) files of spec/: `X.md` beside `X.en.md`."""
+    pairs = []
+    for english in sorted(SPEC_DIR.glob("*.en.md")):
+        japanese = english.with_name(english.name.removesuffix(".en.md") + ".md")
+        pairs.append((japanese, english))
+    return pairs
+
+
+class Trees:
+    """Fresh corpus copies per example; generated trees built once per session."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self._generated: dict[str, Path] = {}
+        self._gens = generators()
+        self._count = 0
+
+    def for_example(self, example: Example) -> Path:
+        if example.corpus is None:
+            self._count += 1
+            target = self.base / f"corpus-{self._count}"
+            shutil.copytree(CORPUS, target, symlinks=True)
+            return target
+        if example.corpus not in self._generated:
+            if example.corpus not in self._gens:
+                raise LookupError(f"{example.location}: no corpus generator {example.corpus!r}")
+            target = self.base / f"gen-{example.corpus}"
+            target.mkdir()
+            self._gens[example.corpus](target)
+            self._generated[example.corpus] = target
+        return self._generated[example.corpus]
+
+
+def outside_git(path: Path) -> bool:
+    return not any((parent / ".git").exists() for parent in [path, *path.parents])
+
+
+def run_example(example: Example, trees: Trees) -> Result:
+    words = shlex.split(example.command)
+    if not words or words[0] != "asrch":
+        raise ValueError(f"{example.location}: examples run asrch, not {example.command!r}")
+    cwd = trees.for_example(example)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RIPGREP", "ASRCH_"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "asrch", *words[1:]],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+        check=False,
+    )
+    return Result(
+        stdout=done.stdout.decode("utf-8"),
+        stderr=done.stderr.decode("utf-8"),
+        status=done.returncode,
+    )
+
+
+def slug(example: Example) -> str:
+    text = re.sub(r"[^A-Za-z0-9]+", "-", example.command.removeprefix("asrch ")).strip("-")
+    stem = example.file.name.removesuffix(".md")
+    prefix = f"{stem}-{example.corpus}" if example.corpus else stem
+    return f"{prefix}-{text[:60]}"
+
+
+def new_base() -> Path:
+    return Path(tempfile.mkdtemp(prefix="asrch-golden-"))

@@ -1,0 +1,45 @@
+import pytest
+
+from asrch.domain.errors import InputError
+from asrch.domain.query import Mode, has_unescaped_pipe, make_query, mode_from_flags
+
+
+@pytest.mark.parametrize(
+    ("pattern", "refused"),
+    [
+        ("a|b", True),
+        (r"a\|b", False),
+        (r"a\\|b", True),
+        (r"a\\\|b", False),
+        ("ab", False),
+        ("[|]", True),
+    ],
+)
+def test_unescaped_pipe(pattern: str, refused: bool) -> None:
+    assert has_unescaped_pipe(pattern) is refused
+
+
+def test_pipe_only_refused_in_regex_mode() -> None:
+    assert make_query("a|b", Mode.FIXED).term == "a|b"
+    with pytest.raises(InputError, match="unescaped"):
+        make_query("a|b", Mode.REGEX)
+
+
+def test_empty_and_line_break_refused() -> None:
+    with pytest.raises(InputError, match="empty"):
+        make_query("", Mode.FIXED)
+    with pytest.raises(InputError, match="line break"):
+        make_query("a\nb", Mode.FIXED)
+
+
+def test_modes_exclusive() -> None:
+    assert mode_from_flags(word=False, identifier=False, regex=False) is Mode.FIXED
+    assert mode_from_flags(word=False, identifier=True, regex=False) is Mode.IDENTIFIER
+    with pytest.raises(InputError, match="--word and --identifier"):
+        mode_from_flags(word=True, identifier=True, regex=False)
+
+
+def test_short_term_is_code_points_in_fixed_mode() -> None:
+    assert make_query("接続", Mode.FIXED).is_short
+    assert not make_query("abcd", Mode.FIXED).is_short
+    assert not make_query("id", Mode.WORD).is_short
