@@ -81,7 +81,8 @@ def _usage_error(tokens: Sequence[str], exc: CycloptsError) -> tuple[str, bool]:
     match exc:
         case UnknownCommandError():
             bad = (exc.unused_tokens or [tokens[0] if tokens else ""])[0]
-            return f"unknown command: {quote(bad)}", True
+            kind = "option" if bad.startswith("-") else "command"
+            return f"unknown {kind}: {quote(bad)}", True
         case UnknownOptionError():
             bad = exc.token.keyword or exc.token.value
             return f"unknown option: {quote(bad)}", True
@@ -95,6 +96,8 @@ def _usage_error(tokens: Sequence[str], exc: CycloptsError) -> tuple[str, bool]:
         case CoercionError():
             name = exc.argument.name if exc.argument is not None else "a value"
             got = exc.token.value if exc.token is not None else ""
+            if exc.target_type is bool:
+                return f"error: {name} is a flag and takes no value, got {quote(got)}", False
             return f"error: {name} takes a whole number, got {quote(got)}", False
         case _:
             return f"error: {quote(str(exc))}", True

@@ -35,6 +35,8 @@ def test_spec_has_examples() -> None:
     assert PAIRS, "spec/ has no X.md / X.en.md pairs"
     for ja, en in PAIRS:
         assert ja.exists(), f"{en} has no Japanese original {ja.name}"
+    command_specs = [ja for ja, _ in PAIRS if not ja.name.startswith("goals")]
+    for ja in command_specs:
         assert parse_examples(ja), f"{ja.name} has no console examples"
 
 
