@@ -144,3 +144,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return ExitStatus.OK
+    except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
+        write(sys.stderr, f"error: internal error: {type(exc).__name__}: {quote(str(exc))}\n")
+        return ExitStatus.INTERNAL

@@ -19,7 +19,8 @@ options:
   --version    print the version
 
 exit status: 0 results (zero matches too), 2 input error,
-  3 show refused a broad search, 4 ripgrep failed, 130 interrupted
+  3 show refused a broad search, 4 ripgrep failed, 70 internal error,
+  130 interrupted
 """
 
 MODES = """\

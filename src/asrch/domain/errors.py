@@ -12,6 +12,8 @@ class ExitStatus(IntEnum):
     """`show` without `--line` refused a search too broad to print."""
     ENGINE = 4
     """ripgrep is missing, failed, or spoke garbage."""
+    INTERNAL = 70
+    """A bug in asrch: one line on stderr instead of a traceback."""
     INTERRUPTED = 130
     """Stopped by Ctrl-C or SIGTERM; the rg child is stopped too."""
 
