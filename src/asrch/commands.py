@@ -79,8 +79,6 @@ def show(
 ) -> ShowReport:
     query = make_query(term, mode)
     require_range("--context", context, 0, SHOW_CONTEXT_MAX)
-    if line is not None:
-        require_range("--line", line, 1)
     require_file(searcher, file)
     if line is None:
         scan = searcher.scan(

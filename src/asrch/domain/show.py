@@ -4,8 +4,8 @@ from pydantic import BaseModel, ConfigDict
 
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
-from asrch.domain.lines import FileScan, FileWindow, SourceLine
 from asrch.domain.limits import SHOW_MAX_MATCHES
+from asrch.domain.lines import FileScan, FileWindow, SourceLine
 from asrch.domain.notices import Notice, SkippedNotice, search_notices
 from asrch.domain.query import Query
 from asrch.domain.sample import Snippet

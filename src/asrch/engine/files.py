@@ -114,7 +114,9 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
     return found, number - 1
 
 
-def matching_numbers(rg: str, query: Query, file: str, start: int, end: int) -> tuple[set[int], int]:
+def matching_numbers(
+    rg: str, query: Query, file: str, start: int, end: int
+) -> tuple[set[int], int]:
     """Matching line numbers within `start..end`; rg is stopped once past `end`."""
     numbers: set[int] = set()
     with RgRun(json_argv(rg, query, file)) as run:
