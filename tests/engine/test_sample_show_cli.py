@@ -18,7 +18,8 @@ CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "asrch", *args], cwd=cwd, capture_output=True, timeout=60
+        [sys.executable, "-m", "asrch", *args], check=False, cwd=cwd, capture_output=True,
+        timeout=60,
     )
 
 
