@@ -7,15 +7,16 @@ which for one file is exactly what a path-ordered scan stopped at the cap counts
 
 import os
 import stat
+import subprocess
 
-from asrch.domain.errors import InputError
+from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine
 from asrch.domain.query import Query
 from asrch.domain.values import quote
 from asrch.engine.argv import count_argv, json_argv
 from asrch.engine.counts import parse_count_records
 from asrch.engine.json_events import parse_events, split_lines
-from asrch.engine.process import RgRun
+from asrch.engine.process import RgRun, judge_exit
 
 _CHUNK = 1 << 20
 LINE_KEEP = 1 << 20
@@ -114,20 +115,28 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
     return found, number - 1
 
 
-def matching_numbers(
-    rg: str, query: Query, file: str, start: int, end: int
-) -> tuple[set[int], int]:
-    """Matching line numbers within `start..end`; rg is stopped once past `end`."""
-    numbers: set[int] = set()
-    with RgRun(json_argv(rg, query, file)) as run:
-        for event in parse_events(split_lines(run.chunks())):
-            if event.line_number > end:
-                run.stop()
-                break
-            if event.is_match and event.line_number >= start:
-                numbers.add(event.line_number)
-        skipped = run.finish()
-    return numbers, skipped
+def window_matches(rg: str, query: Query, raw: list[tuple[int, bytes]]) -> set[int]:
+    """Which of the window's lines match: rg reads just those lines on stdin.
+
+    rg matches line by line, so a line matches on its own exactly as inside the
+    file; this keeps `show --line` independent of the matches before the window.
+    """
+    if not raw:
+        return set()
+    data = b"".join(text if text.endswith(b"\n") else text + b"\n" for _, text in raw)
+    try:
+        done = subprocess.run(
+            json_argv(rg, query, "-"), input=data, capture_output=True, check=False
+        )
+    except OSError as exc:
+        raise EngineError(
+            f"error: cannot run rg at {quote(rg)}: {exc.strerror or exc}; "
+            "reinstall asrch or set ASRCH_RG"
+        ) from None
+    judge_exit(done.returncode, done.stderr)
+    offset = raw[0][0] - 1
+    events = parse_events(split_lines([done.stdout]))
+    return {offset + e.line_number for e in events if e.is_match}
 
 
 def read_window(rg: str, query: Query, file: str, *, line: int, context: int) -> FileWindow:
@@ -135,6 +144,6 @@ def read_window(rg: str, query: Query, file: str, *, line: int, context: int) ->
     raw, last = read_lines(file, start, end)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)
-    numbers, skipped = matching_numbers(rg, query, file, start, end)
+    numbers = window_matches(rg, query, raw)
     lines = tuple(SourceLine(n, text, n in numbers) for n, text in raw)
-    return FileWindow(lines=lines, last_line=last, skipped=skipped)
+    return FileWindow(lines=lines, last_line=last)
