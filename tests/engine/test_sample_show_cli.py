@@ -121,3 +121,21 @@ def test_big_file_bounded_and_deterministic(big: Path) -> None:
     assert b"at least 50000" in refused.stdout and b"narrow" in refused.stdout
     window = run(["show", "bigterm", str(big), "--line", "60000"], big.parent)
     assert window.returncode == 0 and b"60000:bigterm 59999" in window.stdout
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 1 << 20])
+def test_read_lines_matches_naive_split(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    from asrch.engine import files
+
+    monkeypatch.setattr(files, "_CHUNK", chunk)
+    path = tmp_path / "f.txt"
+    for data in (b"a\nbb\n\nccc\r\ndd", b"x\n" * 9, b"\n\n\n", b"one"):
+        path.write_bytes(data)
+        lines = data.split(b"\n")
+        raw = [ln + b"\n" for ln in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+        last = len(raw)
+        for start, end in ((1, 2), (2, 5), (4, 9), (last, last + 2), (last + 1, last + 3)):
+            want = [(n, raw[n - 1]) for n in range(start, min(end, last) + 1)]
+            assert files.read_lines(str(path), start, end) == (want, last)

@@ -91,7 +91,8 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
             pos = 0
             size = len(chunk)
             while pos < size:
-                if number > end:
+                if number > end or number + chunk.count(b"\n", pos) < start:
+                    # Nothing of this chunk is in the window: only count its lines.
                     number += chunk.count(b"\n", pos)
                     break
                 nl = chunk.find(b"\n", pos)
