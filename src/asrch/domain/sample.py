@@ -33,6 +33,8 @@ class SampleReport(BaseModel):
     file: str
     matches: int
     capped: bool
+    kept: int
+    """Matches clustered: all of them, or the first KEEP_CAP."""
     clusters: int
     per_page: int
     page: int
@@ -81,6 +83,7 @@ def build_sample_report(
         file=file,
         matches=scan.matches,
         capped=scan.capped,
+        kept=scan.kept,
         clusters=len(clusters),
         per_page=per_page,
         page=page,

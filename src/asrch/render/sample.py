@@ -3,7 +3,7 @@
 from asrch.domain.sample import SampleReport
 from asrch.render.notices import notice_lines
 from asrch.render.snippets import shown_path, snippet_lines
-from asrch.render.toon import block, count
+from asrch.render.toon import Scalar, block, count
 
 
 def _hits(n: int) -> str:
@@ -11,17 +11,16 @@ def _hits(n: int) -> str:
 
 
 def render_sample(report: SampleReport) -> str:
-    lines = block(
-        "sample",
-        [
-            ("query", report.query.term),
-            ("mode", report.query.mode.value),
-            ("file", report.file),
-            ("matches", count(report.matches, report.capped)),
-            ("clusters", report.clusters),
-            ("page", f"{report.page}/{report.pages}"),
-        ],
-    )
+    fields: list[tuple[str, Scalar]] = [
+        ("query", report.query.term),
+        ("mode", report.query.mode.value),
+        ("file", report.file),
+        ("matches", count(report.matches, report.capped)),
+    ]
+    if report.kept < report.matches:
+        fields.append(("clustered", report.kept))
+    fields += [("clusters", report.clusters), ("page", f"{report.page}/{report.pages}")]
+    lines = block("sample", fields)
     path = shown_path(report.file)
     for view in report.shown:
         c = view.cluster
