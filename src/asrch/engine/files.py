@@ -88,25 +88,34 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
     tail_open = False
     try:
         while chunk := os.read(fd, _CHUNK):
-            pos = 0
             size = len(chunk)
+            tail_open = chunk[-1:] != b"\n"
+            newlines = chunk.count(b"\n")
+            if number > end or number + newlines < start:
+                # Nothing of this chunk is in the window: only count its lines.
+                number += newlines
+                continue
+            pos = 0
             while pos < size:
-                if number > end or number + chunk.count(b"\n", pos) < start:
-                    # Nothing of this chunk is in the window: only count its lines.
+                nl = chunk.find(b"\n", pos)
+                if number < start:
+                    if nl < 0:
+                        break
+                    number += 1
+                    pos = nl + 1
+                    continue
+                if number > end:
                     number += chunk.count(b"\n", pos)
                     break
-                nl = chunk.find(b"\n", pos)
                 stop = size if nl < 0 else nl + 1
-                if number >= start and len(current) < LINE_KEEP:
+                if len(current) < LINE_KEEP:
                     current += chunk[pos : min(stop, pos + LINE_KEEP - len(current))]
                 if nl < 0:
                     break
-                if number >= start:
-                    found.append((number, bytes(current)))
+                found.append((number, bytes(current)))
                 current.clear()
                 number += 1
                 pos = stop
-            tail_open = chunk[-1:] != b"\n"
     finally:
         os.close(fd)
     if tail_open:
