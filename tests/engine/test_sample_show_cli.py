@@ -139,3 +139,14 @@ def test_read_lines_matches_naive_split(
         for start, end in ((1, 2), (2, 5), (4, 9), (last, last + 2), (last + 1, last + 3)):
             want = [(n, raw[n - 1]) for n in range(start, min(end, last) + 1)]
             assert files.read_lines(str(path), start, end) == (want, last)
+
+
+def test_line_window_cost_does_not_grow_with_position(big: Path) -> None:
+    from asrch.engine.files import read_window
+
+    started = time.monotonic()
+    window = read_window(resolve_rg(), Query(term="bigterm"), str(big), line=59_000, context=5)
+    assert time.monotonic() - started < 2
+    assert window.last_line == 60_000
+    assert [ln.number for ln in window.lines] == list(range(58_995, 59_006))
+    assert all(ln.is_match for ln in window.lines)
