@@ -22,12 +22,15 @@ from cyclopts.exceptions import (
 
 from asrch import __version__, commands
 from asrch.domain.errors import AsrchError, ExitStatus
+from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SHOW_CONTEXT_DEFAULT
 from asrch.domain.query import mode_from_flags
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.help import APP_HELP, COMMAND_HELP
 from asrch.render.lines import cap_text
+from asrch.render.sample import render_sample
 from asrch.render.scout import render_scout
+from asrch.render.show import render_show
 
 Flag = Annotated[bool, Parameter(negative=())]
 
@@ -54,6 +57,42 @@ def scout(
     report = commands.scout(searcher, query, path, mode)
     write(sys.stdout, render_scout(report))
     return ExitStatus.OK
+
+
+@app.command
+def sample(
+    query: str,
+    file: str,
+    /,
+    *,
+    clusters: int = SAMPLE_CLUSTERS_DEFAULT,
+    page: int = 1,
+    word: Flag = False,
+    identifier: Flag = False,
+    regex: Flag = False,
+) -> int:
+    mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
+    report = commands.sample(searcher, query, file, mode, clusters=clusters, page=page)
+    write(sys.stdout, render_sample(report))
+    return ExitStatus.OK
+
+
+@app.command
+def show(
+    query: str,
+    file: str,
+    /,
+    *,
+    line: int | None = None,
+    context: int = SHOW_CONTEXT_DEFAULT,
+    word: Flag = False,
+    identifier: Flag = False,
+    regex: Flag = False,
+) -> int:
+    mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
+    report = commands.show(searcher, query, file, mode, line=line, context=context)
+    write(sys.stdout, render_show(report))
+    return ExitStatus.REFUSED if report.refused else ExitStatus.OK
 
 
 def write(stream: object, text: str) -> None:

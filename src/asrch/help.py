@@ -44,4 +44,43 @@ examples:
   asrch scout -- --files      (a term that starts with -)
 """
 
-COMMAND_HELP = {"scout": SCOUT_HELP}
+SAMPLE_HELP = f"""\
+usage: asrch sample [MODE] QUERY FILE [--clusters N] [--page N]
+
+Group the lines of FILE (one regular file) that match QUERY into clusters:
+matches at most 2 lines apart share one. Each cluster prints its range, its
+hit count, and its first and last match with one line before and after.
+Clusters are paged in file order; only the first 5000 matches are clustered.
+
+options:
+  --clusters N  clusters per page, 1-5 (default 3)
+  --page N      page to print, 1 or more (default 1); past the end: empty page
+
+{MODES}
+
+examples:
+  asrch sample connect src/net/client.py
+  asrch sample --identifier retry src/util/retry.py --page 2
+  asrch sample hit samples/clusters.txt --clusters 5
+"""
+
+SHOW_HELP = f"""\
+usage: asrch show [MODE] QUERY FILE [--line N] [--context N]
+
+Print the lines of FILE (one regular file) that match QUERY, with context.
+More than 20 matching lines: no snippet, a note to narrow, exit status 3.
+With --line N: only the lines around N (matches marked `:`), never refused.
+
+options:
+  --line N      the window around line N, 1 to the file's last line
+  --context N   lines before and after, 0-5 (default 2)
+
+{MODES}
+
+examples:
+  asrch show connect src/net/client.py
+  asrch show --word retry src/util/retry.py --context 0
+  asrch show hit samples/clusters.txt --line 16 --context 3
+"""
+
+COMMAND_HELP = {"scout": SCOUT_HELP, "sample": SAMPLE_HELP, "show": SHOW_HELP}

@@ -8,6 +8,7 @@ from enum import Enum
 from typing import Protocol
 
 from asrch.domain.counting import Tally
+from asrch.domain.lines import FileScan, FileWindow
 from asrch.domain.query import Query
 
 
@@ -27,4 +28,16 @@ class Searcher(Protocol):
 
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         """Matching lines per file under `target`, in path order, stopped at `cap`."""
+        ...
+
+    def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
+        """The first `keep` matches of one file with `context` lines, and the total.
+
+        Past `keep` matches the total is counted without text, stopped at `cap`.
+        """
+        ...
+
+    def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
+        """Lines `line - context .. line + context` of one file, matches marked, and
+        the file's last line number (an out-of-range `line` gets no lines)."""
         ...

@@ -4,10 +4,12 @@ import os
 import stat
 
 from asrch.domain.counting import Tally
+from asrch.domain.lines import FileScan, FileWindow
 from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
+from asrch.engine.files import read_window, scan_file
 
 
 class RipgrepSearcher:
@@ -36,3 +38,9 @@ class RipgrepSearcher:
 
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         return count_files(self.rg, query, target, cap=cap)
+
+    def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
+        return scan_file(self.rg, query, file, context=context, keep=keep, cap=cap)
+
+    def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
+        return read_window(self.rg, query, file, line=line, context=context)
