@@ -51,9 +51,7 @@ def require_file(searcher: Searcher, path: str) -> None:
             "(scout QUERY DIR lists the files with most matches)"
         )
     if kind is PathKind.SPECIAL:
-        raise InputError(
-            f"error: {quote(path)} is a FIFO, socket or device; give one regular file"
-        )
+        raise InputError(f"error: {quote(path)} is a FIFO, socket or device; give one regular file")
 
 
 def require_range(name: str, value: int, low: int, high: int | None = None) -> None:
@@ -81,9 +79,7 @@ def show(
     require_range("--context", context, 0, SHOW_CONTEXT_MAX)
     require_file(searcher, file)
     if line is None:
-        scan = searcher.scan(
-            query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP
-        )
+        scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
         return build_show_report(query, file, scan, context=context)
     window = searcher.window(query, file, line=line, context=context)
     if not 1 <= line <= window.last_line:

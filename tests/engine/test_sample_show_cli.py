@@ -18,7 +18,10 @@ CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "asrch", *args], check=False, cwd=cwd, capture_output=True,
+        [sys.executable, "-m", "asrch", *args],
+        check=False,
+        cwd=cwd,
+        capture_output=True,
         timeout=60,
     )
 
@@ -42,8 +45,11 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_fifo_refused_fast(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    for cmd in (["show", "x", str(fifo)], ["show", "x", str(fifo), "--line", "1"],
-                ["sample", "x", str(fifo)]):
+    for cmd in (
+        ["show", "x", str(fifo)],
+        ["show", "x", str(fifo), "--line", "1"],
+        ["sample", "x", str(fifo)],
+    ):
         started = time.monotonic()
         done = run(cmd, tmp_path)
         assert time.monotonic() - started < 10
@@ -52,8 +58,11 @@ def test_fifo_refused_fast(tmp_path: Path) -> None:
 
 
 def test_directory_and_missing_refused(corpus: Path) -> None:
-    for cmd in (["sample", "hit", "samples"], ["show", "hit", "samples"],
-                ["show", "hit", "missing.txt"]):
+    for cmd in (
+        ["sample", "hit", "samples"],
+        ["show", "hit", "samples"],
+        ["show", "hit", "missing.txt"],
+    ):
         done = run(cmd, corpus)
         assert done.returncode == 2
         assert done.stderr.startswith(b"error: ")
@@ -87,8 +96,12 @@ def test_line_range(corpus: Path) -> None:
 
 
 def test_output_lines_capped_and_utf8(corpus: Path) -> None:
-    for cmd in (["show", "wide", "samples/wide.txt"], ["show", "caf", "samples/latin1.txt"],
-                ["show", "ctrl", "samples/control.txt"], ["sample", "wide", "samples/wide.txt"]):
+    for cmd in (
+        ["show", "wide", "samples/wide.txt"],
+        ["show", "caf", "samples/latin1.txt"],
+        ["show", "ctrl", "samples/control.txt"],
+        ["sample", "wide", "samples/wide.txt"],
+    ):
         done = run(cmd, corpus)
         assert done.returncode == 0
         text = done.stdout.decode("utf-8")  # never invalid UTF-8
@@ -107,14 +120,15 @@ def test_read_lines_counts_without_trailing_newline(tmp_path: Path) -> None:
 
 
 def test_big_file_bounded_and_deterministic(big: Path) -> None:
-    scan = scan_file(resolve_rg(), Query(term="bigterm"), str(big), context=1, keep=5000,
-                     cap=50_000)
+    scan = scan_file(
+        resolve_rg(), Query(term="bigterm"), str(big), context=1, keep=5000, cap=50_000
+    )
     assert scan.kept == 5000 and len(scan.lines) <= 5001
     assert scan.matches == 50_000 and scan.capped
     first = run(["sample", "bigterm", str(big)], big.parent)
     second = run(["sample", "bigterm", str(big)], big.parent)
     assert first.returncode == 0 and first.stdout == second.stdout
-    assert b"matches: \"at least 50000\"" in first.stdout
+    assert b'matches: "at least 50000"' in first.stdout
     assert b"only the first 5000 matches are clustered" in first.stdout
     refused = run(["show", "bigterm", str(big)], big.parent)
     assert refused.returncode == 3

@@ -71,9 +71,7 @@ def build_line_report(
     """The lines around `line`, matches marked; never refused for the match count."""
     by_number = {ln.number: ln for ln in window.lines}
     windows = merge_windows([line], context, context, last=window.last_line)
-    notices: tuple[Notice, ...] = (
-        (SkippedNotice(count=window.skipped),) if window.skipped else ()
-    )
+    notices: tuple[Notice, ...] = (SkippedNotice(count=window.skipped),) if window.skipped else ()
     return ShowReport(
         query=query,
         file=file,

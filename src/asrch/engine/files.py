@@ -35,9 +35,7 @@ def count_matches(rg: str, query: Query, file: str, *, cap: int) -> tuple[int, b
     return min(total, cap), total >= cap, skipped
 
 
-def scan_file(
-    rg: str, query: Query, file: str, *, context: int, keep: int, cap: int
-) -> FileScan:
+def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
     """The first `keep` matches of `file` with `context` lines around them, and the total.
 
     Context lines after the last kept match are kept too; the next match stops rg.
@@ -58,7 +56,10 @@ def scan_file(
         return FileScan(lines=tuple(lines), kept=kept, matches=kept, skipped=skipped)
     total, capped, skipped = count_matches(rg, query, file, cap=cap)
     return FileScan(
-        lines=tuple(lines), kept=kept, matches=max(total, kept + 1), capped=capped,
+        lines=tuple(lines),
+        kept=kept,
+        matches=max(total, kept + 1),
+        capped=capped,
         skipped=skipped,
     )
 

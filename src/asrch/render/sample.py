@@ -31,8 +31,7 @@ def render_sample(report: SampleReport) -> str:
         lines += snippet_lines(view.snippets)
     if report.past_end:
         lines.append(
-            f"note: page {report.page} is past the last page; "
-            f"valid pages: 1-{report.pages}"
+            f"note: page {report.page} is past the last page; valid pages: 1-{report.pages}"
         )
     lines += notice_lines(report.notices)
     return "\n".join(lines) + "\n"
