@@ -18,13 +18,17 @@ def _for(term: str | None) -> str:
     return "" if term is None else f" for {quote(term)}"
 
 
+def _files(n: int) -> str:
+    return "1 file" if n == 1 else f"{n} files"
+
+
 def notice_text(notice: Notice) -> str:
     match notice:
         case BroadNotice():
             at_least = "at least " if notice.capped else ""
             return (
                 f"broad search{_for(notice.term)}: {at_least}{notice.matches} matching lines "
-                f"in {at_least}{notice.files} files; narrow the path, or use a longer term "
+                f"in {at_least}{_files(notice.files)}; narrow the path, or use a longer term "
                 "or --identifier / --word"
             )
         case CapNotice():
