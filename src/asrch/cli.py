@@ -31,6 +31,7 @@ from asrch.render.lines import cap_text
 from asrch.render.sample import render_sample
 from asrch.render.scout import render_scout
 from asrch.render.show import render_show
+from asrch.render.survey import render_survey
 
 Flag = Annotated[bool, Parameter(negative=())]
 
@@ -41,6 +42,20 @@ app = App(
     result_action="return_value",
 )
 searcher = RipgrepSearcher()
+
+
+@app.command
+def survey(
+    *paths: str,
+    term: Annotated[list[str] | None, Parameter(name="--term")] = None,
+    word: Flag = False,
+    identifier: Flag = False,
+    regex: Flag = False,
+) -> int:
+    mode = mode_from_flags(word=word, identifier=identifier, regex=regex, allow_regex=False)
+    report = commands.survey(searcher, term or [], list(paths) or ["."], mode)
+    write(sys.stdout, render_survey(report))
+    return ExitStatus.OK
 
 
 @app.command

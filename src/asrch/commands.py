@@ -1,5 +1,7 @@
 """The use cases: validated arguments in, reports out, all I/O behind a `Searcher`."""
 
+from collections.abc import Sequence
+
 from asrch.domain.errors import InputError
 from asrch.domain.limits import (
     KEEP_CAP,
@@ -13,6 +15,7 @@ from asrch.domain.query import Mode, make_query
 from asrch.domain.sample import SampleReport, build_sample_report
 from asrch.domain.scout import ScoutReport, build_scout_report
 from asrch.domain.show import ShowReport, build_line_report, build_show_report
+from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
 from asrch.domain.values import quote
 
 
@@ -36,6 +39,29 @@ def scout(searcher: Searcher, term: str, path: str, mode: Mode) -> ScoutReport:
     require_path(searcher, path)
     tally = searcher.count(query, path, cap=SCAN_CAP)
     return build_scout_report(query, path, tally)
+
+
+def survey(
+    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], mode: Mode
+) -> SurveyReport:
+    check_survey_size(terms, paths)
+    queries = [make_query(term, mode, what="--term") for term in terms]
+    missing = []
+    for path in dict.fromkeys(paths):
+        try:
+            require_path(searcher, path)
+        except InputError as exc:
+            missing.append((path, exc))
+    if len(missing) == 1:
+        raise missing[0][1]
+    if missing:
+        names = ", ".join(quote(p) for p, _ in missing)
+        raise InputError(f"error: these paths do not exist or cannot be searched: {names}")
+    searches = [(q, p) for q in queries for p in paths]
+    tallies = searcher.count_many(searches, cap=SCAN_CAP)
+    width = len(paths)
+    grid = [tallies[i * width : (i + 1) * width] for i in range(len(queries))]
+    return build_survey_report(queries, paths, grid)
 
 
 def require_file(searcher: Searcher, path: str) -> None:

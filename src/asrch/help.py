@@ -83,4 +83,28 @@ examples:
   asrch show hit samples/clusters.txt --line 16 --context 3
 """
 
-COMMAND_HELP = {"scout": SCOUT_HELP, "sample": SAMPLE_HELP, "show": SHOW_HELP}
+SURVEY_HELP = """\
+usage: asrch survey [--word | --identifier] --term T [--term T ...] [PATH ...]
+
+Compare up to 12 terms across up to 8 paths (default .): per term the matching
+lines, files and the dominant path; per path the terms that matched there, with
+the file holding most of them. No match bodies. Every term x path pair is its own
+search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice.
+
+modes (mutually exclusive; default: fixed-string substring, case-sensitive):
+  --word        fixed string with word boundaries
+  --identifier  fixed string not touching [A-Za-z0-9_] on either side
+  (no --regex: compare alternatives as separate terms)
+
+examples:
+  asrch survey --term connect --term retry src docs
+  asrch survey --identifier --term id --term idx src
+  asrch survey --term=-e .      (a term that starts with -)
+"""
+
+COMMAND_HELP = {
+    "survey": SURVEY_HELP,
+    "scout": SCOUT_HELP,
+    "sample": SAMPLE_HELP,
+    "show": SHOW_HELP,
+}

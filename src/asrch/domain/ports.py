@@ -4,6 +4,7 @@ Commands are written against `Searcher`; the real one runs ripgrep, tests may sw
 another that returns plain values.
 """
 
+from collections.abc import Sequence
 from enum import Enum
 from typing import Protocol
 
@@ -24,6 +25,10 @@ class PathKind(Enum):
 class Searcher(Protocol):
     def inspect(self, path: str) -> PathKind:
         """What `path` is, without opening it."""
+        ...
+
+    def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
+        """`count` of each (query, target), each with its own cap, results in order."""
         ...
 
     def count(self, query: Query, target: str, *, cap: int) -> Tally:

@@ -15,6 +15,19 @@ _STDERR_KEEP = 1 << 16
 _NOT_A_SKIP = (b"rg: No files were searched",)
 
 
+_LIVE: set["subprocess.Popen[bytes]"] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def kill_all() -> None:
+    """Kill every rg child still running (a signal reached the main thread)."""
+    with _LIVE_LOCK:
+        children = list(_LIVE)
+    for child in children:
+        if child.poll() is None:
+            child.kill()
+
+
 class RgRun:
     """A running rg; use as a context manager so the child never outlives the caller.
 
@@ -39,6 +52,8 @@ class RgRun:
                 f"error: cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
                 "reinstall asrch or set ASRCH_RG"
             ) from None
+        with _LIVE_LOCK:
+            _LIVE.add(self._child)
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
 
@@ -66,6 +81,8 @@ class RgRun:
             self._child.stdout.close()
         self._child.wait()
         self._drain.join()
+        with _LIVE_LOCK:
+            _LIVE.discard(self._child)
 
     def __enter__(self) -> "RgRun":
         return self

@@ -2,6 +2,8 @@
 
 import os
 import stat
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from asrch.domain.counting import Tally
 from asrch.domain.lines import FileScan, FileWindow
@@ -10,6 +12,7 @@ from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from asrch.engine.files import read_window, scan_file
+from asrch.engine.process import kill_all
 
 
 class RipgrepSearcher:
@@ -35,6 +38,22 @@ class RipgrepSearcher:
         if stat.S_ISREG(mode):
             return PathKind.FILE
         return PathKind.SPECIAL
+
+    def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
+        """Several rg children at once: each is single-threaded under `--sort=path`."""
+        rg = self.rg
+        if len(searches) <= 1:
+            return [count_files(rg, q, t, cap=cap) for q, t in searches]
+        workers = min(len(searches), max(2, os.cpu_count() or 2))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(count_files, rg, q, t, cap=cap) for q, t in searches]
+            try:
+                return [f.result() for f in futures]
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                kill_all()
+                raise
 
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         return count_files(self.rg, query, target, cap=cap)
