@@ -38,3 +38,11 @@ def update(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     session.run("python", "-m", "tests.golden.update_spec")
     session.run("pytest", "-q", "tests/golden", "--snapshot-update")
+
+
+@nox.session(python=PYTHONS[0])
+def bench(session: nox.Session) -> None:
+    """asrch against bare rg in the same run; prints the table, writes bench/results/."""
+    session.install("-e", ".")
+    session.run("python", "-m", "bench.run", *session.posargs)
+    session.run("python", "-m", "bench.importtime")

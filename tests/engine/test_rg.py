@@ -113,3 +113,15 @@ def test_missing_rg_is_a_clear_engine_error(tmp_path: Path) -> None:
     assert done.returncode == 4
     assert done.stderr.startswith("error: ASRCH_RG=")
     assert "Traceback" not in done.stderr
+
+
+def test_count_plan_equals_json_scan_on_the_stdlib() -> None:
+    """Real names (`_x`, `x.y`, `x-y`, case, digits) order exactly as rg's --sort=path."""
+    import sysconfig
+
+    stdlib = sysconfig.get_paths()["stdlib"]
+    for term, cap in (("frozenset", 50_000), ("self", 8_000)):
+        query = Query(term=term)
+        assert count_files(RG, query, stdlib, cap=cap) == tally_from_json(
+            RG, query, stdlib, cap=cap
+        )

@@ -40,15 +40,15 @@ def pattern_args(query: Query) -> list[str]:
             return [f"--regexp={query.term}"]
 
 
-def count_argv(rg: str, query: Query, target: str) -> list[str]:
-    """Per-file matched-line counts, NUL after each path, in path order."""
+def count_argv(rg: str, query: Query, target: str, *, sort: bool = True) -> list[str]:
+    """Per-file matched-line counts, NUL after each path (in path order if `sort`)."""
     return [
         rg,
         *BASE_FLAGS,
         "--count",
         "--with-filename",
         "--null",
-        "--sort=path",
+        *(["--sort=path"] if sort else []),
         *pattern_args(query),
         "--",
         target,

@@ -36,19 +36,30 @@ def parse_count_records(chunks: Iterable[bytes]) -> Iterator[tuple[bytes, int]]:
         raise EngineError("error: rg output ended inside a count record")
 
 
+def rg_path_order(path: str) -> tuple[bytes, ...]:
+    """rg's `--sort=path` order: Rust's `Path` comparison, component by component."""
+    return tuple(os.fsencode(path).split(b"/"))
+
+
 def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
-    """Counts in path order; at `cap` the child is stopped and the last count cut."""
+    """Counts in rg's path order, cut at `cap` as a path-ordered scan would stop.
+
+    rg runs without `--sort=path` (which would make it single-threaded) and every file
+    is counted; sorting the counts by path and cutting at the cap gives exactly the
+    Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
+    """
+    with RgRun(count_argv(rg, query, target, sort=False)) as run:
+        found = [(os.fsdecode(raw_path), n) for raw_path, n in parse_count_records(run.chunks())]
+        skipped = run.finish()
+    found.sort(key=lambda item: rg_path_order(item[0]))
     files: list[FileCount] = []
     total = 0
     capped = False
-    with RgRun(count_argv(rg, query, target)) as run:
-        for raw_path, found in parse_count_records(run.chunks()):
-            kept = min(found, cap - total)
-            capped = total + found >= cap
-            files.append(FileCount(path=os.fsdecode(raw_path), matches=kept))
-            total += kept
-            if capped:
-                run.stop()
-                break
-        skipped = run.finish()
-    return Tally(files=tuple(files), capped=capped, skipped=skipped)
+    for path, n in found:
+        kept = min(n, cap - total)
+        files.append(FileCount(path, kept))
+        total += kept
+        if total >= cap:
+            capped = True
+            break
+    return Tally.model_construct(files=tuple(files), capped=capped, skipped=skipped)

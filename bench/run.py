@@ -1,0 +1,199 @@
+"""asrch against bare ripgrep, in the same run: medians, ratios, peak RSS.
+
+Whole processes are timed, interleaved (asrch, baseline, floor, asrch, …) so drift in
+the machine's load hits all sides alike. `floor` is a Python process that only imports
+cyclopts and pydantic: the cost of the stack itself. Ratios subtract it from asrch.
+
+    python -m bench.run [--repeat N] [--json PATH]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from asrch.domain.query import Query
+from asrch.engine.argv import BASE_FLAGS, count_argv
+from asrch.engine.binary import resolve_rg
+from bench import trees
+
+RG = resolve_rg()
+PY = sys.executable
+ASRCH = [PY, "-m", "asrch"]
+FLOOR = [PY, "-c", "import cyclopts, pydantic"]
+SURVEY_TERMS = (
+    "import",
+    "asyncio",
+    "frozenset",
+    "Tkinter",
+    "socket",
+    "decode",
+    "lambda",
+    "yield",
+    "raise",
+    "class",
+    "pickle",
+    "thread",
+)
+
+
+@dataclass
+class Timing:
+    seconds: float
+    max_rss_kb: int
+
+
+def timed(argv: Sequence[str], cwd: Path | None = None) -> Timing:
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return Timing(elapsed, int(usage.ru_maxrss))
+
+
+def timed_many(commands: Sequence[Sequence[str]], cwd: Path | None = None) -> Timing:
+    """A baseline that is several processes in sequence (a loop of rg runs)."""
+    parts = [timed(c, cwd) for c in commands]
+    return Timing(sum(p.seconds for p in parts), max(p.max_rss_kb for p in parts))
+
+
+@dataclass
+class Scenario:
+    name: str
+    asrch: list[str]
+    baseline: list[list[str]]
+    target: float
+    cwd: Path | None = None
+    subtract_floor: bool = True
+    """False: asrch / (floor + baseline) instead of (asrch - floor) / baseline."""
+
+
+@dataclass
+class Row:
+    name: str
+    asrch_ms: float
+    baseline_ms: float
+    floor_ms: float
+    ratio: float
+    target: float
+    ok: bool
+    asrch_rss_mb: float
+
+
+def rg_count(term: str, path: str) -> list[str]:
+    """Plain `rg --count` (parallel, unsorted): the fastest rg a user would run."""
+    return count_argv(RG, Query(term=term), path, sort=False)
+
+
+def scenarios(work: Path) -> list[Scenario]:
+    tiny = trees.tiny(work / "tiny")
+    lib = str(trees.stdlib())
+    gen = str(trees.generated())
+    dense = trees.dense_file(work / "dense")
+    survey_paths = [f"{lib}/email", f"{lib}/asyncio"]
+    return [
+        Scenario(
+            "scout, 2-file tree vs floor + rg",
+            [*ASRCH, "scout", "connect", str(tiny)],
+            [rg_count("connect", str(tiny))],
+            1.3,
+            subtract_floor=False,
+        ),
+        Scenario(
+            "scout rare term, stdlib vs rg --count",
+            [*ASRCH, "scout", "frozenset", lib],
+            [rg_count("frozenset", lib)],
+            1.2,
+        ),
+        Scenario(
+            "scout past the cap, 10k tree vs full rg --count",
+            [*ASRCH, "scout", "needle", gen],
+            [rg_count("needle", gen)],
+            1.2,
+        ),
+        Scenario(
+            "survey 12 x 2, stdlib vs 24 rg --count",
+            [*ASRCH, "survey", *(f"--term={t}" for t in SURVEY_TERMS), *survey_paths],
+            [rg_count(t, p) for t in SURVEY_TERMS for p in survey_paths],
+            1.0,
+        ),
+        Scenario(
+            "sample, 60k-match file vs rg --json",
+            [*ASRCH, "sample", "dense", str(dense)],
+            [[RG, *BASE_FLAGS, "--json", "--regexp=dense", "--", str(dense)]],
+            1.5,
+        ),
+        Scenario(
+            "show (refused), 60k-match file vs rg --json",
+            [*ASRCH, "show", "dense", str(dense)],
+            [[RG, *BASE_FLAGS, "--json", "--regexp=dense", "--", str(dense)]],
+            1.5,
+        ),
+    ]
+
+
+def measure(scenario: Scenario, repeat: int) -> Row:
+    a, b, f = [], [], []
+    for _ in range(repeat):
+        a.append(timed(scenario.asrch, scenario.cwd))
+        b.append(timed_many(scenario.baseline, scenario.cwd))
+        f.append(timed(FLOOR))
+    am = statistics.median(t.seconds for t in a)
+    bm = statistics.median(t.seconds for t in b)
+    fm = statistics.median(t.seconds for t in f)
+    ratio = am / (fm + bm) if not scenario.subtract_floor else (am - fm) / bm
+    rss = max(t.max_rss_kb for t in a) / 1024
+    return Row(
+        scenario.name,
+        am * 1e3,
+        bm * 1e3,
+        fm * 1e3,
+        ratio,
+        scenario.target,
+        ratio <= scenario.target,
+        rss,
+    )
+
+
+def table(rows: list[Row]) -> str:
+    head = (
+        f"{'scenario':52} {'asrch':>8} {'base':>8} {'floor':>8} {'ratio':>6} "
+        f"{'target':>6}  ok  {'RSS MB':>6}"
+    )
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(
+            f"{r.name:52} {r.asrch_ms:8.1f} {r.baseline_ms:8.1f} {r.floor_ms:8.1f} "
+            f"{r.ratio:6.2f} {r.target:6.2f}  {'yes' if r.ok else 'NO ':3} {r.asrch_rss_mb:6.1f}"
+        )
+    peak = max(r.asrch_rss_mb for r in rows)
+    lines.append(
+        f"peak RSS of any asrch process: {peak:.1f} MB (target <= 120 MB: "
+        f"{'yes' if peak <= 120 else 'NO'})"
+    )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "11")))
+    parser.add_argument("--json", type=Path, default=Path("bench/results/latest.json"))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="asrch-bench-") as tmp:
+        rows = [measure(s, args.repeat) for s in scenarios(Path(tmp))]
+    print(table(rows))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+    print(f"written: {args.json}")
+
+
+if __name__ == "__main__":
+    main()
