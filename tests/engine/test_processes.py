@@ -1,0 +1,83 @@
+"""Processes: a closed pipe, SIGTERM, and the rg child never left behind."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ASRCH = [sys.executable, "-m", "asrch"]
+
+
+def _big_tree(root: Path) -> Path:
+    for d in range(40):
+        folder = root / f"d{d}"
+        folder.mkdir(parents=True)
+        for f in range(50):
+            (folder / f"f{f}.txt").write_text("needle here\n" * 200)
+    return root
+
+
+def test_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    tree = _big_tree(tmp_path)
+    done = subprocess.run(
+        f"{sys.executable} -m asrch scout needle {tree} | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout == "scout:\n"
+    assert done.stderr == ""
+
+
+def test_sigterm_stops_asrch_and_its_rg_child(tmp_path: Path) -> None:
+    script = tmp_path / "slow-rg"
+    script.write_text("#!/bin/sh\nexec sleep 30\n")
+    script.chmod(0o755)
+    env = {**os.environ, "ASRCH_RG": str(script)}
+    child = subprocess.Popen(
+        [*ASRCH, "scout", "x", str(tmp_path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    grandchildren: list[str] = []
+    deadline = time.monotonic() + 10
+    while not grandchildren and time.monotonic() < deadline:
+        time.sleep(0.05)
+        grandchildren = subprocess.run(
+            ["pgrep", "-P", str(child.pid)], capture_output=True, text=True, check=False
+        ).stdout.split()
+    assert grandchildren, "the rg stand-in never started"
+    child.send_signal(signal.SIGTERM)
+    _, err = child.communicate(timeout=10)
+    assert child.returncode == 130
+    assert b"Traceback" not in err
+    time.sleep(0.2)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in grandchildren)
+
+
+def test_garbage_from_rg_is_an_engine_error(tmp_path: Path) -> None:
+    script = tmp_path / "junk-rg"
+    script.write_text("#!/bin/sh\necho 'this is not ripgrep output'\n")
+    script.chmod(0o755)
+    env = {**os.environ, "ASRCH_RG": str(script)}
+    done = subprocess.run(
+        [*ASRCH, "scout", "x", str(tmp_path)], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 4
+    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+
+
+def test_failing_rg_is_an_engine_error(tmp_path: Path) -> None:
+    script = tmp_path / "failing-rg"
+    script.write_text("#!/bin/sh\necho 'rg: something broke' >&2\nexit 3\n")
+    script.chmod(0o755)
+    env = {**os.environ, "ASRCH_RG": str(script)}
+    done = subprocess.run(
+        [*ASRCH, "scout", "x", str(tmp_path)], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 4
+    assert "rg failed with exit status 3" in done.stderr
