@@ -1,3 +1,3 @@
-from asrch.cli import main
+from asrch.entry import main
 
 raise SystemExit(main())
