@@ -19,6 +19,24 @@ def _big_tree(root: Path) -> Path:
     return root
 
 
+def _fake_rg(tmp_path: Path, name: str, body: str) -> dict[str, str]:
+    """An environment whose ASRCH_RG is a shell script standing in for rg."""
+    script = tmp_path / name
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(0o755)
+    return {**os.environ, "ASRCH_RG": str(script)}
+
+
+def _scout(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*ASRCH, "scout", "x", str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def test_closed_pipe_exits_quietly(tmp_path: Path) -> None:
     tree = _big_tree(tmp_path)
     done = subprocess.run(
@@ -33,10 +51,7 @@ def test_closed_pipe_exits_quietly(tmp_path: Path) -> None:
 
 
 def test_sigterm_stops_asrch_and_its_rg_child(tmp_path: Path) -> None:
-    script = tmp_path / "slow-rg"
-    script.write_text("#!/bin/sh\nexec sleep 30\n")
-    script.chmod(0o755)
-    env = {**os.environ, "ASRCH_RG": str(script)}
+    env = _fake_rg(tmp_path, "slow-rg", "exec sleep 30\n")
     child = subprocess.Popen(
         [*ASRCH, "scout", "x", str(tmp_path)],
         env=env,
