@@ -1,6 +1,5 @@
 """Parse `rg --count --with-filename --null` as it streams."""
 
-import os
 from collections.abc import Iterable, Iterator
 
 from asrch.domain.counting import FileCount, Tally
@@ -36,9 +35,9 @@ def parse_count_records(chunks: Iterable[bytes]) -> Iterator[tuple[bytes, int]]:
         raise EngineError("error: rg output ended inside a count record")
 
 
-def rg_path_order(path: str) -> tuple[bytes, ...]:
+def rg_path_order(path: bytes) -> list[bytes]:
     """rg's `--sort=path` order: Rust's `Path` comparison, component by component."""
-    return tuple(os.fsencode(path).split(b"/"))
+    return path.split(b"/")
 
 
 def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
@@ -49,7 +48,7 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
     """
     with RgRun(count_argv(rg, query, target, sort=False)) as run:
-        found = [(os.fsdecode(raw_path), n) for raw_path, n in parse_count_records(run.chunks())]
+        found = list(parse_count_records(run.chunks()))
         skipped = run.finish()
     found.sort(key=lambda item: rg_path_order(item[0]))
     files: list[FileCount] = []
@@ -57,7 +56,8 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     capped = False
     for path, n in found:
         kept = min(n, cap - total)
-        files.append(FileCount(path, kept))
+        # os.fsdecode's scheme (surrogate escapes for undecodable bytes), minus its cost.
+        files.append(FileCount(path.decode("utf-8", "surrogateescape"), kept))
         total += kept
         if total >= cap:
             capped = True
