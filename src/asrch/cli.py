@@ -20,18 +20,17 @@ from cyclopts.exceptions import (
     UnusedCliTokensError,
 )
 
-from asrch import __version__, commands
+from asrch import __version__
 from asrch.domain.errors import AsrchError, ExitStatus
 from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SHOW_CONTEXT_DEFAULT
-from asrch.domain.query import mode_from_flags
+from asrch.domain.modes import mode_from_flags
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.help import APP_HELP, COMMAND_HELP
 from asrch.render.lines import cap_text
-from asrch.render.sample import render_sample
-from asrch.render.scout import render_scout
-from asrch.render.show import render_show
-from asrch.render.survey import render_survey
+
+# Each command imports its own use case and renderer when it runs: an agent calls
+# asrch many times, and start-up is most of a small search (docs/performance.md).
 
 Flag = Annotated[bool, Parameter(negative=())]
 
@@ -52,8 +51,11 @@ def survey(
     identifier: Flag = False,
     regex: Flag = False,
 ) -> int:
+    from asrch.commands.survey import run_survey
+    from asrch.render.survey import render_survey
+
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex, allow_regex=False)
-    report = commands.survey(searcher, term or [], list(paths) or ["."], mode)
+    report = run_survey(searcher, term or [], list(paths) or ["."], mode)
     write(sys.stdout, render_survey(report))
     return ExitStatus.OK
 
@@ -68,8 +70,11 @@ def scout(
     identifier: Flag = False,
     regex: Flag = False,
 ) -> int:
+    from asrch.commands.scout import run_scout
+    from asrch.render.scout import render_scout
+
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
-    report = commands.scout(searcher, query, path, mode)
+    report = run_scout(searcher, query, path, mode)
     write(sys.stdout, render_scout(report))
     return ExitStatus.OK
 
@@ -86,8 +91,11 @@ def sample(
     identifier: Flag = False,
     regex: Flag = False,
 ) -> int:
+    from asrch.commands.sample import run_sample
+    from asrch.render.sample import render_sample
+
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
-    report = commands.sample(searcher, query, file, mode, clusters=clusters, page=page)
+    report = run_sample(searcher, query, file, mode, clusters=clusters, page=page)
     write(sys.stdout, render_sample(report))
     return ExitStatus.OK
 
@@ -104,8 +112,11 @@ def show(
     identifier: Flag = False,
     regex: Flag = False,
 ) -> int:
+    from asrch.commands.show import run_show
+    from asrch.render.show import render_show
+
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
-    report = commands.show(searcher, query, file, mode, line=line, context=context)
+    report = run_show(searcher, query, file, mode, line=line, context=context)
     write(sys.stdout, render_show(report))
     return ExitStatus.REFUSED if report.refused else ExitStatus.OK
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from asrch.domain.query import Mode, Query
+from asrch.domain.modes import Mode
+from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from asrch.engine.json_events import tally_from_json

@@ -1,6 +1,7 @@
 from asrch.domain.counting import FileCount, Tally, relative_to, top_directories, top_files
+from asrch.domain.modes import Mode
 from asrch.domain.notices import BroadNotice, CapNotice, NoMatchNotice, search_notices
-from asrch.domain.query import Mode, Query
+from asrch.domain.query import Query
 
 
 def test_relative_to() -> None:

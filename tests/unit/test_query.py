@@ -1,7 +1,8 @@
 import pytest
 
 from asrch.domain.errors import InputError
-from asrch.domain.query import Mode, has_unescaped_pipe, make_query, mode_from_flags
+from asrch.domain.modes import Mode, mode_from_flags
+from asrch.domain.query import has_unescaped_pipe, make_query
 
 
 @pytest.mark.parametrize(

@@ -3,17 +3,14 @@
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict
-
 from asrch.domain.limits import CLUSTER_GAP
+from asrch.domain.record import Record
 
 T = TypeVar("T")
 
 
-class Cluster(BaseModel):
+class Cluster(Record):
     """Matching lines `first..last` whose neighbours are at most CLUSTER_GAP apart."""
-
-    model_config = ConfigDict(frozen=True)
 
     first: int
     last: int
@@ -32,11 +29,11 @@ def cluster_hits(numbers: Iterable[int], gap: int = CLUSTER_GAP) -> list[Cluster
             last, hits = n, hits + 1
             continue
         if hits:
-            clusters.append(Cluster(first=first, last=last, hits=hits))
+            clusters.append(Cluster.model_construct(first=first, last=last, hits=hits))
         first = last = n
         hits = 1
     if hits:
-        clusters.append(Cluster(first=first, last=last, hits=hits))
+        clusters.append(Cluster.model_construct(first=first, last=last, hits=hits))
     return clusters
 
 

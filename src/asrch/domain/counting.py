@@ -4,7 +4,7 @@ import posixpath
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+from asrch.domain.record import Record
 
 
 class FileCount(NamedTuple):
@@ -18,14 +18,12 @@ class FileCount(NamedTuple):
     matches: int
 
 
-class Tally(BaseModel):
+class Tally(Record):
     """What one counting search found, in ripgrep's path order.
 
     `capped` means the scan stopped at the cap: `matches` is then exactly the cap and
     the last file's count is the part scanned before the stop.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     files: tuple[FileCount, ...] = ()
     capped: bool = False
@@ -36,10 +34,8 @@ class Tally(BaseModel):
         return sum(f.matches for f in self.files)
 
 
-class Ranked(BaseModel):
+class Ranked(Record):
     """One row of a top-N table."""
-
-    model_config = ConfigDict(frozen=True)
 
     path: str
     matches: int
@@ -70,7 +66,9 @@ def parent_of(relative: str) -> str:
 def rank(rows: Iterable[tuple[str, int]], limit: int) -> tuple[Ranked, ...]:
     """Most matches first; ties in ascending path order (the seed's rule)."""
     ordered = sorted(rows, key=lambda row: (-row[1], row[0]))
-    return tuple(Ranked(path=path, matches=matches) for path, matches in ordered[:limit])
+    return tuple(
+        Ranked.model_construct(path=path, matches=matches) for path, matches in ordered[:limit]
+    )
 
 
 def top_files(files: Iterable[FileCount], target: str, limit: int) -> tuple[Ranked, ...]:

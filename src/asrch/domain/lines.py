@@ -2,7 +2,7 @@
 
 from typing import NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+from asrch.domain.record import Record
 
 
 class SourceLine(NamedTuple):
@@ -16,14 +16,12 @@ class SourceLine(NamedTuple):
     is_match: bool
 
 
-class FileScan(BaseModel):
+class FileScan(Record):
     """The first `kept` matches of one file (with context lines), and how many there are.
 
     `matches` counts every matching line scanned (at most the scan cap); `capped`
     says the scan cap was reached, so `matches` is a lower bound.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     lines: tuple[SourceLine, ...] = ()
     kept: int = 0
@@ -32,10 +30,8 @@ class FileScan(BaseModel):
     skipped: int = 0
 
 
-class FileWindow(BaseModel):
+class FileWindow(Record):
     """Lines `start..end` of one file, which of them match, and the file's last line."""
-
-    model_config = ConfigDict(frozen=True)
 
     lines: tuple[SourceLine, ...] = ()
     last_line: int = 0

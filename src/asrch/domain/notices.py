@@ -5,18 +5,13 @@ Notices are data; the renderer words them. None of them changes the exit status.
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from asrch.domain.counting import Tally
 from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP
 from asrch.domain.query import Query
+from asrch.domain.record import Record
 
 
-class _Notice(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-
-class BroadNotice(_Notice):
+class BroadNotice(Record):
     kind: Literal["broad"] = "broad"
     matches: int
     files: int
@@ -25,33 +20,33 @@ class BroadNotice(_Notice):
     """Named in survey, where several terms share one report."""
 
 
-class CapNotice(_Notice):
+class CapNotice(Record):
     kind: Literal["cap"] = "cap"
     cap: int = SCAN_CAP
     term: str | None = None
 
 
-class ShortTermNotice(_Notice):
+class ShortTermNotice(Record):
     kind: Literal["short_term"] = "short_term"
     term: str
 
 
-class SkippedNotice(_Notice):
+class SkippedNotice(Record):
     kind: Literal["skipped"] = "skipped"
     count: int
 
 
-class NoMatchNotice(_Notice):
+class NoMatchNotice(Record):
     kind: Literal["no_match"] = "no_match"
 
 
-class DominanceNotice(_Notice):
+class DominanceNotice(Record):
     kind: Literal["dominance"] = "dominance"
     term: str
     percent: int
 
 
-class RetentionNotice(_Notice):
+class RetentionNotice(Record):
     kind: Literal["retention"] = "retention"
     kept: int
 
@@ -78,14 +73,16 @@ def search_notices(query: Query, tally: Tally, *, name_term: bool = False) -> li
     files = len(tally.files)
     if is_broad(tally.matches, files):
         notices.append(
-            BroadNotice(matches=tally.matches, files=files, capped=tally.capped, term=term)
+            BroadNotice.model_construct(
+                matches=tally.matches, files=files, capped=tally.capped, term=term
+            )
         )
     if tally.capped:
-        notices.append(CapNotice(term=term))
+        notices.append(CapNotice.model_construct(term=term))
     if query.is_short:
-        notices.append(ShortTermNotice(term=query.term))
+        notices.append(ShortTermNotice.model_construct(term=query.term))
     if tally.skipped:
-        notices.append(SkippedNotice(count=tally.skipped))
+        notices.append(SkippedNotice.model_construct(count=tally.skipped))
     if not tally.files and not name_term:
-        notices.append(NoMatchNotice())
+        notices.append(NoMatchNotice.model_construct())
     return notices

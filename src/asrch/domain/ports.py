@@ -4,13 +4,18 @@ Commands are written against `Searcher`; the real one runs ripgrep, tests may sw
 another that returns plain values.
 """
 
-from collections.abc import Sequence
-from enum import Enum
-from typing import Protocol
+from __future__ import annotations
 
-from asrch.domain.counting import Tally
-from asrch.domain.lines import FileScan, FileWindow
-from asrch.domain.query import Query
+from enum import Enum
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    # Annotations only: a command that never scans need not build the scan models.
+    from collections.abc import Sequence
+
+    from asrch.domain.counting import Tally
+    from asrch.domain.lines import FileScan, FileWindow
+    from asrch.domain.query import Query
 
 
 class PathKind(Enum):

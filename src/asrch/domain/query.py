@@ -1,28 +1,13 @@
 """What the user asked for: a term and how to match it."""
 
-from enum import StrEnum
-
-from pydantic import BaseModel, ConfigDict
-
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SHORT_TERM
+from asrch.domain.modes import Mode
+from asrch.domain.record import Record
 from asrch.domain.values import quote
 
 
-class Mode(StrEnum):
-    FIXED = "fixed"
-    """Fixed-string substring (the default)."""
-    WORD = "word"
-    """Fixed string with word boundaries (rg -w)."""
-    IDENTIFIER = "identifier"
-    """Fixed string not touching [A-Za-z0-9_] on either side."""
-    REGEX = "regex"
-    """ripgrep's default regex engine."""
-
-
-class Query(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class Query(Record):
     term: str
     mode: Mode = Mode.FIXED
 
@@ -30,31 +15,6 @@ class Query(BaseModel):
     def is_short(self) -> bool:
         """A plain fixed-string term short enough to hit inside other words (D14)."""
         return self.mode is Mode.FIXED and len(self.term) <= SHORT_TERM
-
-
-def mode_from_flags(*, word: bool, identifier: bool, regex: bool, allow_regex: bool = True) -> Mode:
-    chosen = [
-        name
-        for name, on in (("--word", word), ("--identifier", identifier), ("--regex", regex))
-        if on
-    ]
-    if regex and not allow_regex:
-        raise InputError(
-            "error: survey compares fixed terms; --regex is not allowed "
-            "(use --word or --identifier, or scout --regex for one pattern)"
-        )
-    if len(chosen) > 1:
-        raise InputError(
-            f"error: {' and '.join(chosen)} cannot be combined; choose one of "
-            "--word, --identifier, --regex (or none for a fixed string)"
-        )
-    if regex:
-        return Mode.REGEX
-    if identifier:
-        return Mode.IDENTIFIER
-    if word:
-        return Mode.WORD
-    return Mode.FIXED
 
 
 def has_unescaped_pipe(pattern: str) -> bool:
@@ -83,4 +43,4 @@ def make_query(term: str, mode: Mode, *, what: str = "query") -> Query:
             f"error: --regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
             "with survey --term A --term B, or escape it as \\|"
         )
-    return Query(term=term, mode=mode)
+    return Query.model_construct(term=term, mode=mode)

@@ -1,16 +1,13 @@
 """`scout`: one term's distribution over one path."""
 
-from pydantic import BaseModel, ConfigDict
-
 from asrch.domain.counting import Ranked, Tally, top_directories, top_files
 from asrch.domain.limits import TOP_N
 from asrch.domain.notices import Notice, search_notices
 from asrch.domain.query import Query
+from asrch.domain.record import Record
 
 
-class ScoutReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class ScoutReport(Record):
     query: Query
     path: str
     matches: int
@@ -22,7 +19,7 @@ class ScoutReport(BaseModel):
 
 
 def build_scout_report(query: Query, path: str, tally: Tally) -> ScoutReport:
-    return ScoutReport(
+    return ScoutReport.model_construct(
         query=query,
         path=path,
         matches=tally.matches,

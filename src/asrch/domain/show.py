@@ -1,19 +1,16 @@
 """`show`: a few matches with context, or the window around one line (pure)."""
 
-from pydantic import BaseModel, ConfigDict
-
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.lines import FileScan, FileWindow, SourceLine
 from asrch.domain.notices import Notice, SkippedNotice, search_notices
 from asrch.domain.query import Query
+from asrch.domain.record import Record
 from asrch.domain.sample import Snippet
 
 
-class ShowReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class ShowReport(Record):
     query: Query
     file: str
     context: int
@@ -35,13 +32,13 @@ def _snippets(
     for start, end in windows:
         lines = tuple(by_number[n] for n in range(start, end + 1) if n in by_number)
         if lines:
-            out.append(Snippet(lines=lines))
+            out.append(Snippet.model_construct(lines=lines))
     return tuple(out)
 
 
 def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) -> ShowReport:
     """Up to SHOW_MAX_MATCHES matches with merged context; more is refused."""
-    tally = Tally(
+    tally = Tally.model_construct(
         files=(FileCount(path=file, matches=scan.matches),) if scan.matches else (),
         capped=scan.capped,
         skipped=scan.skipped,
@@ -53,7 +50,7 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         by_number = {line.number: line for line in scan.lines}
         centers = [line.number for line in scan.lines if line.is_match]
         snippets = _snippets(merge_windows(centers, context, context), by_number)
-    return ShowReport(
+    return ShowReport.model_construct(
         query=query,
         file=file,
         context=context,
@@ -71,8 +68,10 @@ def build_line_report(
     """The lines around `line`, matches marked; never refused for the match count."""
     by_number = {ln.number: ln for ln in window.lines}
     windows = merge_windows([line], context, context, last=window.last_line)
-    notices: tuple[Notice, ...] = (SkippedNotice(count=window.skipped),) if window.skipped else ()
-    return ShowReport(
+    notices: tuple[Notice, ...] = (
+        (SkippedNotice.model_construct(count=window.skipped),) if window.skipped else ()
+    )
+    return ShowReport.model_construct(
         query=query,
         file=file,
         context=context,

@@ -2,11 +2,10 @@
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
-
 from asrch.domain.counting import Tally, top_files
 from asrch.domain.errors import InputError
 from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
+from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BroadNotice,
     CapNotice,
@@ -17,13 +16,12 @@ from asrch.domain.notices import (
     SkippedNotice,
     is_broad,
 )
-from asrch.domain.query import Mode, Query
+from asrch.domain.query import Query
+from asrch.domain.record import Record
 
 
-class TermTotal(BaseModel):
+class TermTotal(Record):
     """One `overall` row: a term summed over every candidate path (twice if given twice)."""
-
-    model_config = ConfigDict(frozen=True)
 
     term: str
     matches: int
@@ -33,10 +31,8 @@ class TermTotal(BaseModel):
     """The candidate path, as typed, with most matching lines; ties to the earliest."""
 
 
-class PathRow(BaseModel):
+class PathRow(Record):
     """One `by_path` row: a term that matched in one candidate path."""
-
-    model_config = ConfigDict(frozen=True)
 
     term: str
     matches: int
@@ -45,17 +41,13 @@ class PathRow(BaseModel):
     top_file: str
 
 
-class PathSection(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class PathSection(Record):
     path: str
     rows: tuple[PathRow, ...]
     """Terms in command-line order; terms with no match here are omitted."""
 
 
-class SurveyReport(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+class SurveyReport(Record):
     terms: tuple[str, ...]
     paths: tuple[str, ...]
     mode: Mode
@@ -95,7 +87,7 @@ def build_survey_report(
     overall = []
     notices: list[Notice] = []
     for query, row in zip(queries, tallies, strict=True):
-        total = TermTotal(
+        total = TermTotal.model_construct(
             term=query.term,
             matches=sum(t.matches for t in row),
             files=sum(len(t.files) for t in row),
@@ -105,26 +97,26 @@ def build_survey_report(
         overall.append(total)
         if any(is_broad(t.matches, len(t.files)) for t in row):
             notices.append(
-                BroadNotice(
+                BroadNotice.model_construct(
                     matches=total.matches, files=total.files, capped=total.capped, term=query.term
                 )
             )
         if total.capped:
-            notices.append(CapNotice(term=query.term))
+            notices.append(CapNotice.model_construct(term=query.term))
         if query.is_short:
-            notices.append(ShortTermNotice(term=query.term))
+            notices.append(ShortTermNotice.model_construct(term=query.term))
 
     grand = sum(t.matches for t in overall)
     if len(overall) >= 2 and grand:
         for total in overall:
             if total.matches >= DOMINANCE_SHARE * grand:
                 percent = total.matches * 100 // grand
-                notices.append(DominanceNotice(term=total.term, percent=percent))
+                notices.append(DominanceNotice.model_construct(term=total.term, percent=percent))
     skipped = sum(t.skipped for row in tallies for t in row)
     if skipped:
-        notices.append(SkippedNotice(count=skipped))
+        notices.append(SkippedNotice.model_construct(count=skipped))
     if not grand:
-        notices.append(NoMatchNotice())
+        notices.append(NoMatchNotice.model_construct())
 
     sections = []
     for index, path in enumerate(paths):
@@ -135,7 +127,7 @@ def build_survey_report(
                 continue
             best = top_files(tally.files, path, 1)[0]
             rows.append(
-                PathRow(
+                PathRow.model_construct(
                     term=query.term,
                     matches=tally.matches,
                     files=len(tally.files),
@@ -143,9 +135,9 @@ def build_survey_report(
                     top_file=best.path,
                 )
             )
-        sections.append(PathSection(path=path, rows=tuple(rows)))
+        sections.append(PathSection.model_construct(path=path, rows=tuple(rows)))
 
-    return SurveyReport(
+    return SurveyReport.model_construct(
         terms=tuple(q.term for q in queries),
         paths=tuple(paths),
         mode=queries[0].mode if queries else Mode.FIXED,

@@ -1,7 +1,8 @@
 """ripgrep argument lists (D9, D11, D13)."""
 
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
-from asrch.domain.query import Mode, Query
+from asrch.domain.modes import Mode
+from asrch.domain.query import Query
 
 # `--no-config`: a user's RIPGREP_CONFIG_PATH must not change results.
 # `--case-sensitive`: the modes are case-sensitive whatever rg's defaults become.

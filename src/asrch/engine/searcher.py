@@ -1,18 +1,23 @@
 """The real `Searcher`: ripgrep, resolved once per process."""
 
+from __future__ import annotations
+
 import os
 import stat
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
-from asrch.domain.counting import Tally
-from asrch.domain.lines import FileScan, FileWindow
 from asrch.domain.ports import PathKind
-from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
-from asrch.engine.counts import count_files
-from asrch.engine.files import read_window, scan_file
-from asrch.engine.process import kill_all
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from asrch.domain.counting import Tally
+    from asrch.domain.lines import FileScan, FileWindow
+    from asrch.domain.query import Query
+
+# The plans are imported by the operation that runs them: `scout` never loads the JSON
+# parsers or a thread pool (and its `logging`), which start-up would otherwise pay for.
 
 
 class RipgrepSearcher:
@@ -41,6 +46,11 @@ class RipgrepSearcher:
 
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """Several rg children at once: each is single-threaded under `--sort=path`."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from asrch.engine.counts import count_files
+        from asrch.engine.process import kill_all
+
         rg = self.rg
         if len(searches) <= 1:
             return [count_files(rg, q, t, cap=cap) for q, t in searches]
@@ -56,10 +66,16 @@ class RipgrepSearcher:
                 raise
 
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
+        from asrch.engine.counts import count_files
+
         return count_files(self.rg, query, target, cap=cap)
 
     def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
+        from asrch.engine.files import scan_file
+
         return scan_file(self.rg, query, file, context=context, keep=keep, cap=cap)
 
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
+        from asrch.engine.files import read_window
+
         return read_window(self.rg, query, file, line=line, context=context)

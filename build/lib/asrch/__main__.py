@@ -1,0 +1,3 @@
+from asrch.entry import main
+
+raise SystemExit(main())

@@ -1,0 +1,19 @@
+"""`sample`: the clusters of one term in one file, one page of them."""
+
+from asrch.commands.checks import require_file, require_range
+from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
+from asrch.domain.modes import Mode
+from asrch.domain.ports import Searcher
+from asrch.domain.query import make_query
+from asrch.domain.sample import SampleReport, build_sample_report
+
+
+def run_sample(
+    searcher: Searcher, term: str, file: str, mode: Mode, *, clusters: int, page: int
+) -> SampleReport:
+    query = make_query(term, mode)
+    require_range("--clusters", clusters, 1, SAMPLE_CLUSTERS_MAX)
+    require_range("--page", page, 1)
+    require_file(searcher, file)
+    scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)
+    return build_sample_report(query, file, scan, per_page=clusters, page=page)

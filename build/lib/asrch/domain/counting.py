@@ -1,0 +1,84 @@
+"""Per-file matched-line counts and the rankings built from them."""
+
+import posixpath
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from asrch.domain.record import Record
+
+
+class FileCount(NamedTuple):
+    """Matching lines in one file; `path` is as ripgrep printed it.
+
+    A tuple, not a model: a tree yields tens of thousands of these, and validating
+    each one cost more than rg's whole scan (see bench/).
+    """
+
+    path: str
+    matches: int
+
+
+class Tally(Record):
+    """What one counting search found, in ripgrep's path order.
+
+    `capped` means the scan stopped at the cap: `matches` is then exactly the cap and
+    the last file's count is the part scanned before the stop.
+    """
+
+    files: tuple[FileCount, ...] = ()
+    capped: bool = False
+    skipped: int = 0
+
+    @property
+    def matches(self) -> int:
+        return sum(f.matches for f in self.files)
+
+
+class Ranked(Record):
+    """One row of a top-N table."""
+
+    path: str
+    matches: int
+
+
+def relative_to(path: str, target: str) -> str:
+    """`path` (as rg printed it) relative to the search target, else as printed.
+
+    rg prints a walked entry as the target joined with the entry's components, so a
+    prefix strip is exact; a file given as the target itself has no relative form
+    and keeps the notation the user typed.
+    """
+    if path == target:
+        return path
+    prefix = target.rstrip("/")
+    prefix = "/" if prefix == "" and target.startswith("/") else prefix + "/"
+    if path.startswith(prefix) and len(path) > len(prefix):
+        rest = path[len(prefix) :]
+        return rest[2:] if rest.startswith("./") else rest
+    return path
+
+
+def parent_of(relative: str) -> str:
+    """The directory part of a relative path, `.` for the target itself."""
+    return posixpath.dirname(relative) or "."
+
+
+def rank(rows: Iterable[tuple[str, int]], limit: int) -> tuple[Ranked, ...]:
+    """Most matches first; ties in ascending path order (the seed's rule)."""
+    ordered = sorted(rows, key=lambda row: (-row[1], row[0]))
+    return tuple(
+        Ranked.model_construct(path=path, matches=matches) for path, matches in ordered[:limit]
+    )
+
+
+def top_files(files: Iterable[FileCount], target: str, limit: int) -> tuple[Ranked, ...]:
+    return rank(((relative_to(f.path, target), f.matches) for f in files), limit)
+
+
+def top_directories(files: Iterable[FileCount], target: str, limit: int) -> tuple[Ranked, ...]:
+    """Each directory's count is the sum over the matching files directly in it."""
+    sums: dict[str, int] = {}
+    for f in files:
+        directory = parent_of(relative_to(f.path, target))
+        sums[directory] = sums.get(directory, 0) + f.matches
+    return rank(sums.items(), limit)

@@ -1,0 +1,35 @@
+"""The structural bounds of the seed, in one place."""
+
+SCAN_CAP = 50_000
+"""Matching lines one search scans before it stops and reports `at least N`."""
+
+KEEP_CAP = 5_000
+"""Matches kept (with text) for snippets; `sample` clusters only these."""
+
+BROAD_MATCHES = 1_000
+BROAD_FILES = 100
+"""A search with more matching lines or files than these is called broad (D16)."""
+
+TOP_N = 5
+"""Rows in scout's `top_directories` and `top_files`."""
+
+SHORT_TERM = 3
+"""Fixed-string terms of at most this many code points get the boundary hint (D14)."""
+
+MAX_TERMS = 12
+MAX_PATHS = 8
+"""survey's bounds."""
+
+DOMINANCE_SHARE = 0.8
+"""A survey term holding at least this share of all matching lines dominates (D15)."""
+
+SHOW_MAX_MATCHES = 20
+SHOW_CONTEXT_MAX = 5
+SHOW_CONTEXT_DEFAULT = 2
+SAMPLE_CLUSTERS_MAX = 5
+SAMPLE_CLUSTERS_DEFAULT = 3
+CLUSTER_GAP = 2
+"""Matches whose line numbers differ by at most this share a cluster (D18)."""
+
+LINE_CAP = 800
+"""Bytes in any output line, marker included (D8)."""

@@ -1,0 +1,38 @@
+"""Lines of one file as the engine hands them over: number, raw bytes, match or not."""
+
+from typing import NamedTuple
+
+from asrch.domain.record import Record
+
+
+class SourceLine(NamedTuple):
+    """One line of the searched file; `text` keeps the raw bytes, line ending included.
+
+    A tuple, not a model: a sample keeps up to 5,000 matches and their context.
+    """
+
+    number: int
+    text: bytes
+    is_match: bool
+
+
+class FileScan(Record):
+    """The first `kept` matches of one file (with context lines), and how many there are.
+
+    `matches` counts every matching line scanned (at most the scan cap); `capped`
+    says the scan cap was reached, so `matches` is a lower bound.
+    """
+
+    lines: tuple[SourceLine, ...] = ()
+    kept: int = 0
+    matches: int = 0
+    capped: bool = False
+    skipped: int = 0
+
+
+class FileWindow(Record):
+    """Lines `start..end` of one file, which of them match, and the file's last line."""
+
+    lines: tuple[SourceLine, ...] = ()
+    last_line: int = 0
+    skipped: int = 0

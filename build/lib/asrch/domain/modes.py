@@ -1,0 +1,46 @@
+"""How a term matches, and the mode the command-line flags choose.
+
+Kept apart from `query` (and free of pydantic) because the CLI needs it before any
+model exists: cyclopts validates every argument through pydantic when pydantic is
+already imported, which would cost each run a schema build per argument.
+"""
+
+from enum import StrEnum
+
+from asrch.domain.errors import InputError
+
+
+class Mode(StrEnum):
+    FIXED = "fixed"
+    """Fixed-string substring (the default)."""
+    WORD = "word"
+    """Fixed string with word boundaries (rg -w)."""
+    IDENTIFIER = "identifier"
+    """Fixed string not touching [A-Za-z0-9_] on either side."""
+    REGEX = "regex"
+    """ripgrep's default regex engine."""
+
+
+def mode_from_flags(*, word: bool, identifier: bool, regex: bool, allow_regex: bool = True) -> Mode:
+    chosen = [
+        name
+        for name, on in (("--word", word), ("--identifier", identifier), ("--regex", regex))
+        if on
+    ]
+    if regex and not allow_regex:
+        raise InputError(
+            "error: survey compares fixed terms; --regex is not allowed "
+            "(use --word or --identifier, or scout --regex for one pattern)"
+        )
+    if len(chosen) > 1:
+        raise InputError(
+            f"error: {' and '.join(chosen)} cannot be combined; choose one of "
+            "--word, --identifier, --regex (or none for a fixed string)"
+        )
+    if regex:
+        return Mode.REGEX
+    if identifier:
+        return Mode.IDENTIFIER
+    if word:
+        return Mode.WORD
+    return Mode.FIXED

@@ -1,0 +1,53 @@
+"""The seam between the pure core and the search engine (cf. httpx's transports).
+
+Commands are written against `Searcher`; the real one runs ripgrep, tests may swap in
+another that returns plain values.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    # Annotations only: a command that never scans need not build the scan models.
+    from collections.abc import Sequence
+
+    from asrch.domain.counting import Tally
+    from asrch.domain.lines import FileScan, FileWindow
+    from asrch.domain.query import Query
+
+
+class PathKind(Enum):
+    MISSING = "missing"
+    DIRECTORY = "directory"
+    FILE = "file"
+    """A regular file (or a link to one)."""
+    SPECIAL = "special"
+    """A FIFO, socket or device: never opened, since reading one may block forever."""
+
+
+class Searcher(Protocol):
+    def inspect(self, path: str) -> PathKind:
+        """What `path` is, without opening it."""
+        ...
+
+    def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
+        """`count` of each (query, target), each with its own cap, results in order."""
+        ...
+
+    def count(self, query: Query, target: str, *, cap: int) -> Tally:
+        """Matching lines per file under `target`, in path order, stopped at `cap`."""
+        ...
+
+    def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
+        """The first `keep` matches of one file with `context` lines, and the total.
+
+        Past `keep` matches the total is counted without text, stopped at `cap`.
+        """
+        ...
+
+    def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
+        """Lines `line - context .. line + context` of one file, matches marked, and
+        the file's last line number (an out-of-range `line` gets no lines)."""
+        ...

@@ -1,0 +1,46 @@
+"""What the user asked for: a term and how to match it."""
+
+from asrch.domain.errors import InputError
+from asrch.domain.limits import SHORT_TERM
+from asrch.domain.modes import Mode
+from asrch.domain.record import Record
+from asrch.domain.values import quote
+
+
+class Query(Record):
+    term: str
+    mode: Mode = Mode.FIXED
+
+    @property
+    def is_short(self) -> bool:
+        """A plain fixed-string term short enough to hit inside other words (D14)."""
+        return self.mode is Mode.FIXED and len(self.term) <= SHORT_TERM
+
+
+def has_unescaped_pipe(pattern: str) -> bool:
+    """True if some `|` is preceded by an even number of backslashes (D12)."""
+    backslashes = 0
+    for char in pattern:
+        if char == "\\":
+            backslashes += 1
+            continue
+        if char == "|" and backslashes % 2 == 0:
+            return True
+        backslashes = 0
+    return False
+
+
+def make_query(term: str, mode: Mode, *, what: str = "query") -> Query:
+    """Validate one term; `what` names it in messages (`query` or `--term`)."""
+    if term == "":
+        raise InputError(f"error: empty {what}; give a non-empty search term")
+    if "\n" in term:
+        # ripgrep matches within one line, so a term with a line break can never match;
+        # rg itself would split it into several patterns, an OR the seed forbids.
+        raise InputError(f"error: {what} contains a line break; asrch matches within one line")
+    if mode is Mode.REGEX and has_unescaped_pipe(term):
+        raise InputError(
+            f"error: --regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
+            "with survey --term A --term B, or escape it as \\|"
+        )
+    return Query.model_construct(term=term, mode=mode)

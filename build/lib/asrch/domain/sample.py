@@ -1,0 +1,88 @@
+"""`sample`: clusters of nearby matches in one file, paged in file order."""
+
+from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
+from asrch.domain.counting import FileCount, Tally
+from asrch.domain.lines import FileScan, SourceLine
+from asrch.domain.notices import Notice, RetentionNotice, search_notices
+from asrch.domain.query import Query
+from asrch.domain.record import Record
+
+
+class Snippet(Record):
+    """Consecutive lines printed together; snippets are separated by `--`."""
+
+    lines: tuple[SourceLine, ...]
+
+
+class ClusterView(Record):
+    index: int
+    """1-based position of the cluster in the file."""
+    cluster: Cluster
+    snippets: tuple[Snippet, ...]
+
+
+class SampleReport(Record):
+    query: Query
+    file: str
+    matches: int
+    capped: bool
+    kept: int
+    """Matches clustered: all of them, or the first KEEP_CAP."""
+    clusters: int
+    per_page: int
+    page: int
+    pages: int
+    shown: tuple[ClusterView, ...]
+    notices: tuple[Notice, ...]
+
+    @property
+    def past_end(self) -> bool:
+        return self.page > self.pages
+
+
+def snippets_for(cluster: Cluster, by_number: dict[int, SourceLine]) -> tuple[Snippet, ...]:
+    """One line before and after the first and the last match; one window if they meet."""
+    centers = {cluster.first, cluster.last}
+    windows = merge_windows(centers, 1, 1)
+    snippets = []
+    for start, end in windows:
+        lines = tuple(by_number[n] for n in range(start, end + 1) if n in by_number)
+        if lines:
+            snippets.append(Snippet.model_construct(lines=lines))
+    return tuple(snippets)
+
+
+def build_sample_report(
+    query: Query, file: str, scan: FileScan, *, per_page: int, page: int
+) -> SampleReport:
+    by_number = {line.number: line for line in scan.lines}
+    clusters = cluster_hits(line.number for line in scan.lines if line.is_match)
+    pages = page_count(len(clusters), per_page)
+    first_index = (page - 1) * per_page + 1
+    shown = tuple(
+        ClusterView.model_construct(
+            index=first_index + i, cluster=c, snippets=snippets_for(c, by_number)
+        )
+        for i, c in enumerate(page_of(clusters, page, per_page))
+    )
+    tally = Tally.model_construct(
+        files=(FileCount(path=file, matches=scan.matches),) if scan.matches else (),
+        capped=scan.capped,
+        skipped=scan.skipped,
+    )
+    notices = search_notices(query, tally)
+    if scan.matches > scan.kept:
+        notices.append(RetentionNotice.model_construct(kept=scan.kept))
+    return SampleReport.model_construct(
+        query=query,
+        file=file,
+        matches=scan.matches,
+        capped=scan.capped,
+        kept=scan.kept,
+        clusters=len(clusters),
+        per_page=per_page,
+        page=page,
+        pages=pages,
+        shown=shown,
+        notices=tuple(notices),
+    )

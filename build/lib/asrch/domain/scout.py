@@ -1,0 +1,31 @@
+"""`scout`: one term's distribution over one path."""
+
+from asrch.domain.counting import Ranked, Tally, top_directories, top_files
+from asrch.domain.limits import TOP_N
+from asrch.domain.notices import Notice, search_notices
+from asrch.domain.query import Query
+from asrch.domain.record import Record
+
+
+class ScoutReport(Record):
+    query: Query
+    path: str
+    matches: int
+    files: int
+    capped: bool
+    top_directories: tuple[Ranked, ...]
+    top_files: tuple[Ranked, ...]
+    notices: tuple[Notice, ...]
+
+
+def build_scout_report(query: Query, path: str, tally: Tally) -> ScoutReport:
+    return ScoutReport.model_construct(
+        query=query,
+        path=path,
+        matches=tally.matches,
+        files=len(tally.files),
+        capped=tally.capped,
+        top_directories=top_directories(tally.files, path, TOP_N),
+        top_files=top_files(tally.files, path, TOP_N),
+        notices=tuple(search_notices(query, tally)),
+    )

@@ -1,0 +1,83 @@
+"""`show`: a few matches with context, or the window around one line (pure)."""
+
+from asrch.domain.clusters import merge_windows
+from asrch.domain.counting import FileCount, Tally
+from asrch.domain.limits import SHOW_MAX_MATCHES
+from asrch.domain.lines import FileScan, FileWindow, SourceLine
+from asrch.domain.notices import Notice, SkippedNotice, search_notices
+from asrch.domain.query import Query
+from asrch.domain.record import Record
+from asrch.domain.sample import Snippet
+
+
+class ShowReport(Record):
+    query: Query
+    file: str
+    context: int
+    matches: int
+    """Matching lines in the file (without --line) or in the window (with --line)."""
+    capped: bool = False
+    refused: bool = False
+    """More than SHOW_MAX_MATCHES matches (or the scan cap): no snippet is printed."""
+    line: int | None = None
+    last_line: int | None = None
+    snippets: tuple[Snippet, ...] = ()
+    notices: tuple[Notice, ...] = ()
+
+
+def _snippets(
+    windows: list[tuple[int, int]], by_number: dict[int, SourceLine]
+) -> tuple[Snippet, ...]:
+    out = []
+    for start, end in windows:
+        lines = tuple(by_number[n] for n in range(start, end + 1) if n in by_number)
+        if lines:
+            out.append(Snippet.model_construct(lines=lines))
+    return tuple(out)
+
+
+def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) -> ShowReport:
+    """Up to SHOW_MAX_MATCHES matches with merged context; more is refused."""
+    tally = Tally.model_construct(
+        files=(FileCount(path=file, matches=scan.matches),) if scan.matches else (),
+        capped=scan.capped,
+        skipped=scan.skipped,
+    )
+    notices = tuple(search_notices(query, tally))
+    refused = scan.capped or scan.matches > SHOW_MAX_MATCHES
+    snippets: tuple[Snippet, ...] = ()
+    if not refused:
+        by_number = {line.number: line for line in scan.lines}
+        centers = [line.number for line in scan.lines if line.is_match]
+        snippets = _snippets(merge_windows(centers, context, context), by_number)
+    return ShowReport.model_construct(
+        query=query,
+        file=file,
+        context=context,
+        matches=scan.matches,
+        capped=scan.capped,
+        refused=refused,
+        snippets=snippets,
+        notices=notices,
+    )
+
+
+def build_line_report(
+    query: Query, file: str, window: FileWindow, *, line: int, context: int
+) -> ShowReport:
+    """The lines around `line`, matches marked; never refused for the match count."""
+    by_number = {ln.number: ln for ln in window.lines}
+    windows = merge_windows([line], context, context, last=window.last_line)
+    notices: tuple[Notice, ...] = (
+        (SkippedNotice.model_construct(count=window.skipped),) if window.skipped else ()
+    )
+    return ShowReport.model_construct(
+        query=query,
+        file=file,
+        context=context,
+        matches=sum(1 for ln in window.lines if ln.is_match),
+        line=line,
+        last_line=window.last_line,
+        snippets=_snippets(windows, by_number),
+        notices=notices,
+    )

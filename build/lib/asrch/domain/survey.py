@@ -1,0 +1,147 @@
+"""`survey`: several terms compared across several candidate paths."""
+
+from collections.abc import Sequence
+
+from asrch.domain.counting import Tally, top_files
+from asrch.domain.errors import InputError
+from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
+from asrch.domain.modes import Mode
+from asrch.domain.notices import (
+    BroadNotice,
+    CapNotice,
+    DominanceNotice,
+    NoMatchNotice,
+    Notice,
+    ShortTermNotice,
+    SkippedNotice,
+    is_broad,
+)
+from asrch.domain.query import Query
+from asrch.domain.record import Record
+
+
+class TermTotal(Record):
+    """One `overall` row: a term summed over every candidate path (twice if given twice)."""
+
+    term: str
+    matches: int
+    files: int
+    capped: bool
+    dominant_path: str | None
+    """The candidate path, as typed, with most matching lines; ties to the earliest."""
+
+
+class PathRow(Record):
+    """One `by_path` row: a term that matched in one candidate path."""
+
+    term: str
+    matches: int
+    files: int
+    capped: bool
+    top_file: str
+
+
+class PathSection(Record):
+    path: str
+    rows: tuple[PathRow, ...]
+    """Terms in command-line order; terms with no match here are omitted."""
+
+
+class SurveyReport(Record):
+    terms: tuple[str, ...]
+    paths: tuple[str, ...]
+    mode: Mode
+    overall: tuple[TermTotal, ...]
+    by_path: tuple[PathSection, ...]
+    notices: tuple[Notice, ...]
+
+
+def check_survey_size(terms: Sequence[str], paths: Sequence[str]) -> None:
+    """Both bounds are checked together, so both violations are said at once."""
+    if not terms:
+        raise InputError(
+            f"error: survey needs at least one --term (1-{MAX_TERMS}), e.g. --term connect"
+        )
+    problems = []
+    if len(terms) > MAX_TERMS:
+        problems.append(f"{len(terms)} terms given, at most {MAX_TERMS} allowed")
+    if len(paths) > MAX_PATHS:
+        problems.append(f"{len(paths)} paths given, at most {MAX_PATHS} allowed")
+    if problems:
+        raise InputError("error: " + "; ".join(problems) + "; narrow the comparison")
+
+
+def _dominant(paths: Sequence[str], tallies: Sequence[Tally]) -> str | None:
+    best: str | None = None
+    most = 0
+    for path, tally in zip(paths, tallies, strict=True):
+        if tally.matches > most:
+            best, most = path, tally.matches
+    return best
+
+
+def build_survey_report(
+    queries: Sequence[Query], paths: Sequence[str], tallies: Sequence[Sequence[Tally]]
+) -> SurveyReport:
+    """`tallies[t][p]` is the search of term t in path p."""
+    overall = []
+    notices: list[Notice] = []
+    for query, row in zip(queries, tallies, strict=True):
+        total = TermTotal.model_construct(
+            term=query.term,
+            matches=sum(t.matches for t in row),
+            files=sum(len(t.files) for t in row),
+            capped=any(t.capped for t in row),
+            dominant_path=_dominant(paths, row),
+        )
+        overall.append(total)
+        if any(is_broad(t.matches, len(t.files)) for t in row):
+            notices.append(
+                BroadNotice.model_construct(
+                    matches=total.matches, files=total.files, capped=total.capped, term=query.term
+                )
+            )
+        if total.capped:
+            notices.append(CapNotice.model_construct(term=query.term))
+        if query.is_short:
+            notices.append(ShortTermNotice.model_construct(term=query.term))
+
+    grand = sum(t.matches for t in overall)
+    if len(overall) >= 2 and grand:
+        for total in overall:
+            if total.matches >= DOMINANCE_SHARE * grand:
+                percent = total.matches * 100 // grand
+                notices.append(DominanceNotice.model_construct(term=total.term, percent=percent))
+    skipped = sum(t.skipped for row in tallies for t in row)
+    if skipped:
+        notices.append(SkippedNotice.model_construct(count=skipped))
+    if not grand:
+        notices.append(NoMatchNotice.model_construct())
+
+    sections = []
+    for index, path in enumerate(paths):
+        rows = []
+        for query, row in zip(queries, tallies, strict=True):
+            tally = row[index]
+            if not tally.files:
+                continue
+            best = top_files(tally.files, path, 1)[0]
+            rows.append(
+                PathRow.model_construct(
+                    term=query.term,
+                    matches=tally.matches,
+                    files=len(tally.files),
+                    capped=tally.capped,
+                    top_file=best.path,
+                )
+            )
+        sections.append(PathSection.model_construct(path=path, rows=tuple(rows)))
+
+    return SurveyReport.model_construct(
+        terms=tuple(q.term for q in queries),
+        paths=tuple(paths),
+        mode=queries[0].mode if queries else Mode.FIXED,
+        overall=tuple(overall),
+        by_path=tuple(sections),
+        notices=tuple(notices),
+    )

@@ -1,0 +1,1 @@
+"""The only code that runs ripgrep: argv, the child process, and its output."""

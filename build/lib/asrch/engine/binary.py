@@ -1,0 +1,32 @@
+"""Which rg to run (D10): ASRCH_RG, then the rg beside the interpreter, then PATH."""
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from asrch.domain.errors import EngineError
+from asrch.domain.values import quote
+
+
+def resolve_rg(environ: dict[str, str] | None = None) -> str:
+    env = os.environ if environ is None else environ
+    override = env.get("ASRCH_RG")
+    if override:
+        if not (os.path.isfile(override) and os.access(override, os.X_OK)):
+            raise EngineError(
+                f"error: ASRCH_RG={quote(override)} is not an executable file; "
+                "point it at an rg binary or unset it"
+            )
+        return override
+    exe_name = "rg.exe" if os.name == "nt" else "rg"
+    beside = Path(sys.executable).parent / exe_name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("rg", path=env.get("PATH"))
+    if found:
+        return found
+    raise EngineError(
+        "error: rg (ripgrep) not found beside the interpreter or on PATH; "
+        "reinstall asrch (it depends on the ripgrep wheel) or set ASRCH_RG"
+    )

@@ -1,0 +1,87 @@
+"""Parse `rg --json` incrementally into the few events asrch uses."""
+
+import base64
+import json
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
+
+from asrch.domain.counting import FileCount, Tally
+from asrch.domain.errors import EngineError
+from asrch.domain.query import Query
+from asrch.engine.argv import json_argv
+from asrch.engine.process import RgRun
+
+
+class LineEvent(NamedTuple):
+    """One matching (`is_match`) or context line; `text` keeps rg's raw bytes.
+
+    A tuple, not a model: a scan may yield tens of thousands of these.
+    """
+
+    path: str
+    line_number: int
+    text: bytes
+    is_match: bool
+
+
+def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """JSON Lines: rg escapes newlines inside values, so LF ends every record."""
+    buffer = b""
+    for chunk in chunks:
+        buffer += chunk
+        *complete, buffer = buffer.split(b"\n")
+        yield from complete
+    if buffer:
+        yield buffer
+
+
+def _data(field: dict[str, Any]) -> bytes:
+    # rg writes valid UTF-8 as {"text": …} and anything else as {"bytes": base64}.
+    if "text" in field:
+        return str(field["text"]).encode("utf-8")
+    return base64.b64decode(field["bytes"])
+
+
+def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
+    for line in lines:
+        if not line:
+            continue
+        try:
+            record = json.loads(line)
+            kind = record["type"]
+            if kind not in ("match", "context"):
+                continue
+            data = record["data"]
+            yield LineEvent(
+                path=os.fsdecode(_data(data["path"])),
+                line_number=int(data["line_number"]),
+                text=_data(data["lines"]),
+                is_match=kind == "match",
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise EngineError(
+                "error: rg printed JSON asrch cannot read "
+                f"({type(exc).__name__}); check that ASRCH_RG points at ripgrep 14"
+            ) from None
+
+
+def tally_from_json(rg: str, query: Query, target: str, *, cap: int) -> Tally:
+    """The reference count: a path-ordered JSON scan stopped at the cap (D9).
+
+    `count_files` must give the same Tally; tests hold the two to that.
+    """
+    counts: dict[str, int] = {}
+    total = 0
+    with RgRun(json_argv(rg, query, target)) as run:
+        for event in parse_events(split_lines(run.chunks())):
+            if not event.is_match:
+                continue
+            counts[event.path] = counts.get(event.path, 0) + 1
+            total += 1
+            if total >= cap:
+                run.stop()
+                break
+        skipped = run.finish()
+    files = tuple(FileCount(path=p, matches=n) for p, n in counts.items())
+    return Tally.model_construct(files=files, capped=total >= cap, skipped=skipped)

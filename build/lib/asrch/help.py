@@ -1,0 +1,110 @@
+"""Help texts, written by hand so they are plain, stable and carry examples."""
+
+APP_HELP = """\
+usage: asrch COMMAND [ARGS]
+
+Narrowing search for coding agents, on ripgrep. Every answer is small by
+construction; counts are matching lines.
+
+commands:
+  survey   compare up to 12 terms across up to 8 paths (no match bodies)
+  scout    one term: matching lines, files, top 5 directories, top 5 files
+  sample   one term in one file: clusters of nearby matches, paged
+  show     one term in one file: up to 20 matches with context, or --line N
+
+protocol: survey -> scout -> sample -> show --line
+
+options:
+  -h, --help   show this help (or `asrch COMMAND --help`)
+  --version    print the version
+
+exit status: 0 results (zero matches too), 2 input error,
+  3 show refused a broad search, 4 ripgrep failed, 70 internal error,
+  130 interrupted
+"""
+
+MODES = """\
+modes (mutually exclusive; default: fixed-string substring, case-sensitive):
+  --word        fixed string with word boundaries
+  --identifier  fixed string not touching [A-Za-z0-9_] on either side
+  --regex       ripgrep regex; an unescaped | is refused (use survey)"""
+
+SCOUT_HELP = f"""\
+usage: asrch scout [MODE] QUERY [PATH]
+
+Count the lines matching QUERY under PATH (default .) and show where they are:
+the top 5 directories and top 5 files, paths relative to PATH. The scan stops
+at 50000 matching lines and says `at least`.
+
+{MODES}
+
+examples:
+  asrch scout connect src
+  asrch scout --identifier id .
+  asrch scout -- --files      (a term that starts with -)
+"""
+
+SAMPLE_HELP = f"""\
+usage: asrch sample [MODE] QUERY FILE [--clusters N] [--page N]
+
+Group the lines of FILE (one regular file) that match QUERY into clusters:
+matches at most 2 lines apart share one. Each cluster prints its range, its
+hit count, and its first and last match with one line before and after.
+Clusters are paged in file order; only the first 5000 matches are clustered.
+
+options:
+  --clusters N  clusters per page, 1-5 (default 3)
+  --page N      page to print, 1 or more (default 1); past the end: empty page
+
+{MODES}
+
+examples:
+  asrch sample connect src/net/client.py
+  asrch sample --identifier retry src/util/retry.py --page 2
+  asrch sample hit samples/clusters.txt --clusters 5
+"""
+
+SHOW_HELP = f"""\
+usage: asrch show [MODE] QUERY FILE [--line N] [--context N]
+
+Print the lines of FILE (one regular file) that match QUERY, with context.
+More than 20 matching lines: no snippet, a note to narrow, exit status 3.
+With --line N: only the lines around N (matches marked `:`), never refused.
+
+options:
+  --line N      the window around line N, 1 to the file's last line
+  --context N   lines before and after, 0-5 (default 2)
+
+{MODES}
+
+examples:
+  asrch show connect src/net/client.py
+  asrch show --word retry src/util/retry.py --context 0
+  asrch show hit samples/clusters.txt --line 16 --context 3
+"""
+
+SURVEY_HELP = """\
+usage: asrch survey [--word | --identifier] --term T [--term T ...] [PATH ...]
+
+Compare up to 12 terms across up to 8 paths (default .): per term the matching
+lines, files and the dominant path; per path the terms that matched there, with
+the file holding most of them. No match bodies. Every term x path pair is its own
+search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice.
+
+modes (mutually exclusive; default: fixed-string substring, case-sensitive):
+  --word        fixed string with word boundaries
+  --identifier  fixed string not touching [A-Za-z0-9_] on either side
+  (no --regex: compare alternatives as separate terms)
+
+examples:
+  asrch survey --term connect --term retry src docs
+  asrch survey --identifier --term id --term idx src
+  asrch survey --term=-e .      (a term that starts with -)
+"""
+
+COMMAND_HELP = {
+    "survey": SURVEY_HELP,
+    "scout": SCOUT_HELP,
+    "sample": SAMPLE_HELP,
+    "show": SHOW_HELP,
+}

@@ -1,0 +1,1 @@
+"""Reports to text: pure functions of a report, no I/O."""

@@ -1,0 +1,68 @@
+"""The wording of notices (D6): each names the concrete next step."""
+
+from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
+from asrch.domain.notices import (
+    BroadNotice,
+    CapNotice,
+    DominanceNotice,
+    NoMatchNotice,
+    Notice,
+    RetentionNotice,
+    ShortTermNotice,
+    SkippedNotice,
+)
+from asrch.domain.values import quote
+
+
+def _for(term: str | None) -> str:
+    return "" if term is None else f" for {quote(term)}"
+
+
+def _files(n: int) -> str:
+    return "1 file" if n == 1 else f"{n} files"
+
+
+def notice_text(notice: Notice) -> str:
+    match notice:
+        case BroadNotice():
+            at_least = "at least " if notice.capped else ""
+            return (
+                f"broad search{_for(notice.term)}: {at_least}{notice.matches} matching lines "
+                f"in {at_least}{_files(notice.files)}; narrow the path, or use a longer term "
+                "or --identifier / --word"
+            )
+        case CapNotice():
+            return (
+                f"scan stopped at the {notice.cap}-line cap{_for(notice.term)}; counts are "
+                "lower bounds; narrow the term or the path instead of asking for more"
+            )
+        case ShortTermNotice():
+            return (
+                f"short term {quote(notice.term)} also matches inside longer words; "
+                "try --identifier or --word for a bounded search"
+            )
+        case SkippedNotice():
+            return (
+                f"skipped: {notice.count} unreadable (permission denied or I/O errors); "
+                "their matches are not counted"
+            )
+        case NoMatchNotice():
+            return (
+                "no matches; hidden and ignored files and the default exclusions ("
+                + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
+                + ") are not searched"
+            )
+        case DominanceNotice():
+            return (
+                f"{quote(notice.term)} holds {notice.percent}% of all matching lines and "
+                "dominates the comparison; compare the other terms without it"
+            )
+        case RetentionNotice():
+            return (
+                f"only the first {notice.kept} matches are clustered; narrow the term or "
+                "the path to see the rest"
+            )
+
+
+def notice_lines(notices: tuple[Notice, ...] | list[Notice]) -> list[str]:
+    return [f"note: {notice_text(n)}" for n in notices]

@@ -1,0 +1,44 @@
+"""`survey` report to text."""
+
+from asrch.domain.survey import SurveyReport
+from asrch.render.notices import notice_lines
+from asrch.render.toon import block, count, table, value
+
+
+def render_survey(report: SurveyReport) -> str:
+    lines = block(
+        "survey",
+        [("terms", len(report.terms)), ("paths", len(report.paths)), ("mode", report.mode.value)],
+    )
+    lines += table(
+        "overall",
+        ("term", "matches", "files", "dominant_path"),
+        [
+            (
+                t.term,
+                count(t.matches, t.capped, survey=True),
+                count(t.files, t.capped, survey=True),
+                t.dominant_path if t.dominant_path is not None else "-",
+            )
+            for t in report.overall
+        ],
+    )
+    lines.append(f"by_path[{len(report.by_path)}]:")
+    for section in report.by_path:
+        lines.append(f"  - path: {value(section.path)}")
+        lines += table(
+            "terms",
+            ("term", "matches", "files", "top_file"),
+            [
+                (
+                    r.term,
+                    count(r.matches, r.capped, survey=True),
+                    count(r.files, r.capped, survey=True),
+                    r.top_file,
+                )
+                for r in section.rows
+            ],
+            indent="    ",
+        )
+    lines += notice_lines(report.notices)
+    return "\n".join(lines) + "\n"

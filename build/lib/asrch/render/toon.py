@@ -1,0 +1,34 @@
+"""The TOON-like writer (D1, D2): blocks of fields and tables of rows."""
+
+from collections.abc import Iterable, Sequence
+
+from asrch.domain.values import quote
+
+Scalar = str | int
+
+
+def value(item: Scalar) -> str:
+    return str(item) if isinstance(item, int) else quote(item)
+
+
+def block(name: str, fields: Iterable[tuple[str, Scalar]], indent: str = "") -> list[str]:
+    """`name:` then one `key: value` line per field, two spaces deeper."""
+    lines = [f"{indent}{name}:"]
+    lines += [f"{indent}  {key}: {value(item)}" for key, item in fields]
+    return lines
+
+
+def table(
+    name: str, columns: Sequence[str], rows: Iterable[Sequence[Scalar]], indent: str = ""
+) -> list[str]:
+    """`name[col,col]:` then one comma-separated row per line; empty tables keep the header."""
+    lines = [f"{indent}{name}[{','.join(columns)}]:"]
+    lines += [f"{indent}  " + ",".join(value(item) for item in row) for row in rows]
+    return lines
+
+
+def count(n: int, capped: bool, *, survey: bool = False) -> Scalar:
+    """A count that may have hit the scan cap: `at least N` (or `>=N` in survey)."""
+    if not capped:
+        return n
+    return f">={n}" if survey else f"at least {n}"

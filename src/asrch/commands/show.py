@@ -1,0 +1,30 @@
+"""`show`: the matches of one term in one file with context, or one line's window."""
+
+from asrch.commands.checks import require_file, require_range
+from asrch.domain.errors import InputError
+from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
+from asrch.domain.modes import Mode
+from asrch.domain.ports import Searcher
+from asrch.domain.query import make_query
+from asrch.domain.show import ShowReport, build_line_report, build_show_report
+from asrch.domain.values import quote
+
+
+def run_show(
+    searcher: Searcher, term: str, file: str, mode: Mode, *, line: int | None, context: int
+) -> ShowReport:
+    query = make_query(term, mode)
+    require_range("--context", context, 0, SHOW_CONTEXT_MAX)
+    require_file(searcher, file)
+    if line is None:
+        scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
+        return build_show_report(query, file, scan, context=context)
+    window = searcher.window(query, file, line=line, context=context)
+    if not 1 <= line <= window.last_line:
+        if window.last_line == 0:
+            raise InputError(f"error: --line {line} is out of range; {quote(file)} is empty")
+        raise InputError(
+            f"error: --line {line} is out of range; allowed: 1-{window.last_line} "
+            f"(the last line of {quote(file)})"
+        )
+    return build_line_report(query, file, window, line=line, context=context)

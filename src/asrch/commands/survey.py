@@ -1,0 +1,35 @@
+"""`survey`: every term under every path, one capped count per pair."""
+
+from collections.abc import Sequence
+
+from asrch.commands.checks import require_path
+from asrch.domain.errors import InputError
+from asrch.domain.limits import SCAN_CAP
+from asrch.domain.modes import Mode
+from asrch.domain.ports import Searcher
+from asrch.domain.query import make_query
+from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
+from asrch.domain.values import quote
+
+
+def run_survey(
+    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], mode: Mode
+) -> SurveyReport:
+    check_survey_size(terms, paths)
+    queries = [make_query(term, mode, what="--term") for term in terms]
+    missing = []
+    for path in dict.fromkeys(paths):
+        try:
+            require_path(searcher, path)
+        except InputError as exc:
+            missing.append((path, exc))
+    if len(missing) == 1:
+        raise missing[0][1]
+    if missing:
+        names = ", ".join(quote(p) for p, _ in missing)
+        raise InputError(f"error: these paths do not exist or cannot be searched: {names}")
+    searches = [(q, p) for q in queries for p in paths]
+    tallies = searcher.count_many(searches, cap=SCAN_CAP)
+    width = len(paths)
+    grid = [tallies[i * width : (i + 1) * width] for i in range(len(queries))]
+    return build_survey_report(queries, paths, grid)
