@@ -43,6 +43,7 @@ def update(session: nox.Session) -> None:
 @nox.session(python=PYTHONS[0])
 def bench(session: nox.Session) -> None:
     """asrch against bare rg in the same run; prints the table, writes bench/results/."""
-    session.install("-e", ".")
+    # Not editable: a user's install, byte-compiled, is what an agent runs.
+    session.install(".")
     session.run("python", "-m", "bench.run", *session.posargs)
     session.run("python", "-m", "bench.importtime")

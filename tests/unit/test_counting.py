@@ -1,4 +1,15 @@
-from asrch.domain.counting import FileCount, Tally, relative_to, top_directories, top_files
+from hypothesis import given
+from hypothesis import strategies as st
+
+from asrch.domain.counting import (
+    FileCount,
+    Tally,
+    parent_of,
+    rank,
+    relative_to,
+    top_directories,
+    top_files,
+)
 from asrch.domain.modes import Mode
 from asrch.domain.notices import BroadNotice, CapNotice, NoMatchNotice, search_notices
 from asrch.domain.query import Query
@@ -50,3 +61,53 @@ def test_notices() -> None:
     capped = Tally(files=_files(("./a", 50_000)), capped=True)
     assert any(isinstance(n, CapNotice) for n in search_notices(query, capped))
     assert search_notices(query, Tally()) == [NoMatchNotice()]
+
+
+def _naive_top_files(files: list[FileCount], target: str, limit: int) -> list[tuple[str, int]]:
+    rows = rank(((relative_to(f.path, target), f.matches) for f in files), limit)
+    return [(r.path, r.matches) for r in rows]
+
+
+def _naive_top_directories(
+    files: list[FileCount], target: str, limit: int
+) -> list[tuple[str, int]]:
+    sums: dict[str, int] = {}
+    for f in files:
+        directory = parent_of(relative_to(f.path, target))
+        sums[directory] = sums.get(directory, 0) + f.matches
+    return [(r.path, r.matches) for r in rank(sums.items(), limit)]
+
+
+_component = st.sampled_from(["a", "b", "a.b", "a-b", "B", "é", "x y", "."])
+
+
+@st.composite
+def _tree(draw: st.DrawFn) -> tuple[str, list[FileCount]]:
+    target = draw(st.sampled_from([".", "./", "src", "src/", "/abs/src", "/", "src/./x"]))
+    prefix = target if target.endswith("/") else target + "/"
+    relatives = draw(
+        st.lists(st.lists(_component, min_size=1, max_size=4), max_size=30, unique_by=tuple)
+    )
+    counts = draw(st.lists(st.integers(1, 4), min_size=len(relatives), max_size=len(relatives)))
+    files = [FileCount(prefix + "/".join(r), n) for r, n in zip(relatives, counts, strict=True)]
+    return target, files
+
+
+@given(_tree(), st.integers(1, 6))
+def test_fast_rankings_equal_the_plain_definition(
+    tree: tuple[str, list[FileCount]], limit: int
+) -> None:
+    target, files = tree
+    assert [(r.path, r.matches) for r in top_files(files, target, limit)] == _naive_top_files(
+        files, target, limit
+    )
+    assert [
+        (r.path, r.matches) for r in top_directories(files, target, limit)
+    ] == _naive_top_directories(files, target, limit)
+
+
+def test_rankings_of_a_single_file_target() -> None:
+    files = [FileCount("src/a.py", 3)]
+    assert _naive_top_files(files, "src/a.py", 5) == [("src/a.py", 3)]
+    assert [(r.path, r.matches) for r in top_files(files, "src/a.py", 5)] == [("src/a.py", 3)]
+    assert [(r.path, r.matches) for r in top_directories(files, "src/a.py", 5)] == [("src", 3)]

@@ -72,13 +72,32 @@ def rank(rows: Iterable[tuple[str, int]], limit: int) -> tuple[Ranked, ...]:
 
 
 def top_files(files: Iterable[FileCount], target: str, limit: int) -> tuple[Ranked, ...]:
+    """The `limit` files with most matches; ties in ascending relative path order.
+
+    Only files that can still place (a count at least the `limit`-th largest) are made
+    relative: a tree yields thousands of files and the table shows five.
+    """
+    files = list(files)
+    if len(files) > limit:
+        floor = sorted((f.matches for f in files), reverse=True)[limit - 1]
+        files = [f for f in files if f.matches >= floor]
     return rank(((relative_to(f.path, target), f.matches) for f in files), limit)
 
 
 def top_directories(files: Iterable[FileCount], target: str, limit: int) -> tuple[Ranked, ...]:
     """Each directory's count is the sum over the matching files directly in it."""
-    sums: dict[str, int] = {}
+    # Summed by the directory part as rg printed it, made relative once per directory:
+    # files that share that part share their relative parent (a prefix strip).
+    raw_sums: dict[str, int] = {}
+    first_file: dict[str, str] = {}
     for f in files:
-        directory = parent_of(relative_to(f.path, target))
-        sums[directory] = sums.get(directory, 0) + f.matches
+        head = f.path.rpartition("/")[0]
+        if head not in raw_sums:
+            raw_sums[head] = 0
+            first_file[head] = f.path
+        raw_sums[head] += f.matches
+    sums: dict[str, int] = {}
+    for head, matches in raw_sums.items():
+        directory = parent_of(relative_to(first_file[head], target))
+        sums[directory] = sums.get(directory, 0) + matches
     return rank(sums.items(), limit)

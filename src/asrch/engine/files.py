@@ -29,7 +29,7 @@ def count_matches(rg: str, query: Query, file: str, *, cap: int) -> tuple[int, b
     argv.insert(1, f"--max-count={cap}")
     total = 0
     with RgRun(argv) as run:
-        for _path, count in parse_count_records(run.chunks()):
+        for _path, count in parse_count_records(b"".join(run.chunks())):
             total += count
         skipped = run.finish()
     return min(total, cap), total >= cap, skipped

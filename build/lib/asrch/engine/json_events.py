@@ -4,7 +4,7 @@ import base64
 import json
 import os
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
@@ -43,27 +43,41 @@ def _data(field: dict[str, Any]) -> bytes:
     return base64.b64decode(field["bytes"])
 
 
+# rg's JSON is always UTF-8 (other bytes travel as base64), so each record is decoded
+# as text first: `json.loads` on bytes would sniff the encoding of every line.
+_decode_json = json.JSONDecoder().decode
+
+
 def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
+    paths: dict[bytes, str] = {}
     for line in lines:
         if not line:
             continue
         try:
-            record = json.loads(line)
+            record = _decode_json(line.decode("utf-8"))
             kind = record["type"]
             if kind not in ("match", "context"):
                 continue
             data = record["data"]
+            raw_path = _data(data["path"])
+            path = paths.get(raw_path)
+            if path is None:
+                path = paths[raw_path] = os.fsdecode(raw_path)
             yield LineEvent(
-                path=os.fsdecode(_data(data["path"])),
+                path=path,
                 line_number=int(data["line_number"]),
                 text=_data(data["lines"]),
                 is_match=kind == "match",
             )
         except (ValueError, KeyError, TypeError) as exc:
-            raise EngineError(
-                "error: rg printed JSON asrch cannot read "
-                f"({type(exc).__name__}); check that ASRCH_RG points at ripgrep 14"
-            ) from None
+            _unreadable(type(exc).__name__)
+
+
+def _unreadable(why: str) -> NoReturn:
+    raise EngineError(
+        f"error: rg printed JSON asrch cannot read ({why}); "
+        "check that ASRCH_RG points at ripgrep 14"
+    ) from None
 
 
 def tally_from_json(rg: str, query: Query, target: str, *, cap: int) -> Tally:
