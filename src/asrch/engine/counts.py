@@ -6,7 +6,7 @@ from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import count_argv
-from asrch.engine.process import RgRun
+from asrch.engine.process import run_to_end
 
 # One record: a path (any byte but NUL; newlines included), NUL, decimal count, LF.
 _RECORD = re.compile(rb"([^\0]*)\0([0-9]+)\n")
@@ -47,9 +47,8 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     is counted; sorting the counts by path and cutting at the cap gives exactly the
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
     """
-    with RgRun(count_argv(rg, query, target, sort=False)) as run:
-        found = parse_count_records(b"".join(run.chunks()))
-        skipped = run.finish()
+    output, skipped = run_to_end(count_argv(rg, query, target, sort=False))
+    found = parse_count_records(output)
     found.sort(key=lambda item: rg_path_order(item[0]))
     files: list[FileCount] = []
     total = 0

@@ -16,7 +16,7 @@ from asrch.domain.values import quote
 from asrch.engine.argv import count_argv, json_argv
 from asrch.engine.counts import parse_count_records
 from asrch.engine.json_events import parse_events, split_lines
-from asrch.engine.process import RgRun, judge_exit
+from asrch.engine.process import RgRun, judge_exit, run_to_end
 
 _CHUNK = 1 << 20
 LINE_KEEP = 1 << 20
@@ -27,11 +27,8 @@ def count_matches(rg: str, query: Query, file: str, *, cap: int) -> tuple[int, b
     """Matching lines in one file, at most `cap`: (count, capped, skipped)."""
     argv = count_argv(rg, query, file)
     argv.insert(1, f"--max-count={cap}")
-    total = 0
-    with RgRun(argv) as run:
-        for _path, count in parse_count_records(b"".join(run.chunks())):
-            total += count
-        skipped = run.finish()
+    output, skipped = run_to_end(argv)
+    total = sum(count for _path, count in parse_count_records(output))
     return min(total, cap), total >= cap, skipped
 
 

@@ -5,6 +5,7 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from types import TracebackType
+from typing import IO
 
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.values import quote
@@ -39,21 +40,7 @@ class RgRun:
         self.argv = argv
         self.stopped_early = False
         self._stderr = bytearray()
-        try:
-            self._child = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-            )
-        except OSError as exc:
-            raise EngineError(
-                f"error: cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
-                "reinstall asrch or set ASRCH_RG"
-            ) from None
-        with _LIVE_LOCK:
-            _LIVE.add(self._child)
+        self._child = _start(argv, subprocess.PIPE, subprocess.PIPE)
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
 
@@ -81,8 +68,7 @@ class RgRun:
             self._child.stdout.close()
         self._child.wait()
         self._drain.join()
-        with _LIVE_LOCK:
-            _LIVE.discard(self._child)
+        _forget(self._child)
 
     def __enter__(self) -> "RgRun":
         return self
@@ -101,6 +87,59 @@ class RgRun:
         if self.stopped_early:
             return count_skipped(bytes(self._stderr))
         return judge_exit(self._child.returncode, bytes(self._stderr))
+
+
+def run_to_end(argv: list[str]) -> tuple[bytes, int]:
+    """Run rg to its end and judge it: (its whole stdout, the skipped-file count).
+
+    For plans that read all of rg's output anyway (counts). Through a pipe, each
+    record rg writes (one per file) wakes the reader: on ten thousand files those
+    wake-ups cost more than rg's search. rg writes into unnamed scratch files instead,
+    read once it has exited; no stderr thread is needed either.
+    """
+    with _scratch() as out, _scratch() as err:
+        child = _start(argv, out, err)
+        try:
+            child.wait()
+        finally:
+            if child.poll() is None:
+                # Interrupted while waiting: the child goes with us.
+                child.kill()
+                child.wait()
+            _forget(child)
+        out.seek(0)
+        err.seek(0)
+        return out.read(), judge_exit(child.returncode, err.read())
+
+
+def _scratch() -> IO[bytes]:
+    if hasattr(os, "memfd_create"):
+        return os.fdopen(os.memfd_create("asrch-rg"), "w+b")
+    import tempfile  # noqa: PLC0415 (not on Linux's path: tempfile imports shutil, bz2, lzma)
+
+    return tempfile.TemporaryFile()
+
+
+def _start(
+    argv: list[str], stdout: int | IO[bytes], stderr: int | IO[bytes]
+) -> "subprocess.Popen[bytes]":
+    try:
+        child = subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, bufsize=0
+        )
+    except OSError as exc:
+        raise EngineError(
+            f"error: cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
+            "reinstall asrch or set ASRCH_RG"
+        ) from None
+    with _LIVE_LOCK:
+        _LIVE.add(child)
+    return child
+
+
+def _forget(child: "subprocess.Popen[bytes]") -> None:
+    with _LIVE_LOCK:
+        _LIVE.discard(child)
 
 
 def count_skipped(stderr: bytes) -> int:
