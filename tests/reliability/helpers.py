@@ -96,6 +96,7 @@ def check_invariants(run: Run, statuses: frozenset[int] = STATUSES) -> None:
             assert len(line) <= LINE_CAP, f"{name} line of {len(line)} bytes\n{run}"
         assert "\r" not in text, f"raw CR in {name}\n{run}"
         assert "\x1b" not in text, f"raw ESC in {name}\n{run}"
+        assert "\x00" not in text, f"raw NUL in {name}\n{run}"
     if run.status == 2:
         check_input_error(run)
 
