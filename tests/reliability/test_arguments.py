@@ -31,7 +31,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-_ARGV_TEXT = st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",))
+_ARGV_TEXT = st.characters(exclude_characters="\x00", exclude_categories=["Cs"])
 terms = st.one_of(
     st.text(_ARGV_TEXT, max_size=40),
     st.text(st.sampled_from("\\.+*?()|[]{}^$#&-~ \t\n,\"'"), min_size=1, max_size=12),
@@ -89,7 +89,7 @@ def test_random_terms_more(tree: Path, command: str, mode: list[str], term: str)
     _terms_body(tree)(command, mode, term)
 
 
-NUMBER_OPTIONS = {
+NUMBER_OPTIONS: dict[str, tuple[str, Callable[[int], bool]]] = {
     "--clusters": ("sample", lambda n: 1 <= n <= 5),
     "--page": ("sample", lambda n: n >= 1),
     "--line": ("show", lambda n: 1 <= n <= FILE_LINES),
