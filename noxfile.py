@@ -1,4 +1,5 @@
-"""Sessions: tests on every interpreter found (D23), lint, typecheck, update, bench."""
+"""Sessions: tests and slow tests on every interpreter found (D23), lint, typecheck,
+update, bench."""
 
 import os
 from pathlib import Path
@@ -6,7 +7,7 @@ from pathlib import Path
 import nox
 
 PYTHONS = ["3.11", "3.12", "3.13"]
-nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.sessions = ["tests", "slow", "lint", "typecheck"]
 # Outside CI a missing interpreter is skipped; in CI it fails the run.
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 nox.options.reuse_existing_virtualenvs = True
@@ -15,7 +16,14 @@ nox.options.reuse_existing_virtualenvs = True
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
-    session.run("pytest", "-q", *session.posargs)
+    session.run("pytest", "-q", "-m", "not slow", *session.posargs)
+
+
+@nox.session(python=PYTHONS)
+def slow(session: nox.Session) -> None:
+    """The long checks (`@pytest.mark.slow`): the stdlib oracle, more random examples."""
+    session.install("-e", ".[test]")
+    session.run("pytest", "-q", "-m", "slow", *session.posargs)
 
 
 @nox.session(python=PYTHONS[0])

@@ -19,8 +19,6 @@ from asrch.engine.json_events import parse_events, split_lines
 from asrch.engine.process import RgRun, judge_exit, run_to_end
 
 _CHUNK = 1 << 20
-LINE_KEEP = 1 << 20
-"""Raw bytes kept of one window line read directly; the 800-byte cap cuts far sooner."""
 
 
 def count_matches(rg: str, query: Query, file: str, *, cap: int) -> tuple[int, bool, int]:
@@ -78,8 +76,10 @@ def _open_regular(file: str) -> int:
 def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]], int]:
     """Lines `start..end` (raw, LF kept) and the number of the file's last line.
 
-    Streams the file in chunks: memory is the window, not the file. A last line
-    without LF still counts; an empty file has last line 0.
+    Streams the file in chunks: memory is the window, not the file. Window lines are
+    kept whole, as rg's JSON hands them to `show`: whether a line matches, and how many
+    bytes the 800-byte cap cuts, depend on all of it. A last line without LF still
+    counts; an empty file has last line 0.
     """
     fd = _open_regular(file)
     found: list[tuple[int, bytes]] = []
@@ -108,8 +108,7 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
                     number += chunk.count(b"\n", pos)
                     break
                 stop = size if nl < 0 else nl + 1
-                if len(current) < LINE_KEEP:
-                    current += chunk[pos : min(stop, pos + LINE_KEEP - len(current))]
+                current += chunk[pos:stop]
                 if nl < 0:
                     break
                 found.append((number, bytes(current)))

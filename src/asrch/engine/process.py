@@ -165,6 +165,12 @@ def judge_exit(returncode: int, stderr: bytes) -> int:
             .strip()
         )
         raise InputError(f"error: invalid --regex query: {detail}")
+    if returncode == 2 and "exceeds size limit" in text:
+        # About the pattern, not a file: a false zero with a "skipped" note otherwise.
+        raise InputError(
+            "error: the query compiles to a regex beyond rg's size limit; "
+            "use a shorter term or a smaller repetition count"
+        )
     skipped = count_skipped(stderr)
     if returncode == 2 and skipped:
         return skipped

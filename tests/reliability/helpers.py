@@ -1,0 +1,217 @@
+"""Running asrch on hostile material, and the invariants every run must keep.
+
+Every subprocess call has a timeout: a hang fails the test instead of the suite.
+"""
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from asrch.help import APP_HELP, COMMAND_HELP
+
+ASRCH = [sys.executable, "-m", "asrch"]
+TIMEOUT = 60.0
+LINE_CAP = 800
+STATUSES = frozenset({0, 2, 3, 4})
+
+Arg = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+
+
+@dataclass(frozen=True)
+class Run:
+    args: tuple[bytes, ...]
+    status: int
+    stdout: bytes
+    stderr: bytes
+
+    @property
+    def out(self) -> str:
+        return self.stdout.decode("utf-8")
+
+    @property
+    def err(self) -> str:
+        return self.stderr.decode("utf-8")
+
+    def __str__(self) -> str:
+        return (
+            f"asrch {self.args!r} -> exit {self.status}\n"
+            f"stdout: {self.stdout[:2000]!r}\nstderr: {self.stderr[:2000]!r}"
+        )
+
+
+def asrch(
+    *args: Arg,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    user: int | None = None,
+    timeout: float = TIMEOUT,
+) -> Run:
+    """One asrch run, arguments as bytes (any file name passes), under a timeout.
+
+    `user`: run as that uid (and gid) through setpriv, for permission tests as root.
+    """
+    argv = [os.fsencode(a) for a in args]
+    prefix: list[bytes] = []
+    if user is not None:
+        prefix = [
+            b"setpriv",
+            f"--reuid={user}".encode(),
+            f"--regid={user}".encode(),
+            b"--clear-groups",
+        ]
+    done = subprocess.run(
+        [*prefix, *(os.fsencode(a) for a in ASRCH), *argv],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+    )
+    return Run(tuple(argv), done.returncode, done.stdout, done.stderr)
+
+
+def asrch_many(
+    commands: Iterable[Sequence[Arg]], *, cwd: Path | None = None, workers: int = 4
+) -> list[Run]:
+    """Several runs at once (each still under its own timeout), results in order."""
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda c: asrch(*c, cwd=cwd), commands))
+
+
+def check_invariants(run: Run, statuses: frozenset[int] = STATUSES) -> None:
+    """What every run keeps, whatever its input (D8, D19, D20)."""
+    assert run.status in statuses, str(run)
+    for name, data in (("stdout", run.stdout), ("stderr", run.stderr)):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:  # pragma: no cover - the failure message
+            raise AssertionError(f"{name} is not valid UTF-8: {exc}\n{run}") from None
+        assert "Traceback" not in text, str(run)
+        for line in data.split(b"\n"):
+            assert len(line) <= LINE_CAP, f"{name} line of {len(line)} bytes\n{run}"
+        assert "\r" not in text, f"raw CR in {name}\n{run}"
+        assert "\x1b" not in text, f"raw ESC in {name}\n{run}"
+        assert "\x00" not in text, f"raw NUL in {name}\n{run}"
+    if run.status == 2:
+        check_input_error(run)
+
+
+def check_input_error(run: Run) -> None:
+    """Exit 2: stdout empty; stderr one `error:` line, or an `unknown …` line and the help.
+
+    Some `error:` lines (a missing argument) are followed by the command's usage too.
+    """
+    assert run.stdout == b"", str(run)
+    first, _, rest = run.err.partition("\n")
+    helps = {"", APP_HELP, *COMMAND_HELP.values()}
+    if first.startswith(("unknown command: ", "unknown option: ")):
+        assert rest in helps - {""}, str(run)
+    else:
+        assert first.startswith("error: "), str(run)
+        assert rest in helps, str(run)
+
+
+# --- the D2 value form, decoded -----------------------------------------------------
+
+_NAMED = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def read_value(text: str, pos: int = 0) -> tuple[str, int]:
+    """One D2 value starting at `pos` (up to a `,` or the end); the value and the end.
+
+    The inverse of `asrch.domain.values.quote`: `\\xNN` is one undecodable byte, given
+    back as the surrogate escape `os.fsencode` turns into that byte.
+    """
+    if not text.startswith('"', pos):
+        end = text.find(",", pos)
+        end = len(text) if end < 0 else end
+        return text[pos:end], end
+    out: list[str] = []
+    i = pos + 1
+    while True:
+        char = text[i]
+        if char == '"':
+            return "".join(out), i + 1
+        if char != "\\":
+            out.append(char)
+            i += 1
+            continue
+        kind = text[i + 1]
+        if kind in _NAMED:
+            out.append(_NAMED[kind])
+            i += 2
+        elif kind == "x":
+            byte = int(text[i + 2 : i + 4], 16)
+            assert byte >= 0x80, f"\\x{byte:02x} is not an undecodable byte"
+            out.append(chr(0xDC00 + byte))
+            i += 4
+        elif kind == "u":
+            out.append(chr(int(text[i + 2 : i + 6], 16)))
+            i += 6
+        else:
+            raise AssertionError(f"unknown escape \\{kind} in {text!r}")
+
+
+def decode_value(text: str) -> str:
+    value, end = read_value(text)
+    assert end == len(text), f"trailing text after a value: {text!r}"
+    return value
+
+
+def decode_row(line: str) -> list[str]:
+    """A table row (without its indent): comma-separated D2 values."""
+    values: list[str] = []
+    pos = 0
+    while True:
+        value, pos = read_value(line, pos)
+        values.append(value)
+        if pos == len(line):
+            return values
+        assert line[pos] == ",", f"no comma after a value at {pos}: {line!r}"
+        pos += 1
+
+
+def field(out: str, key: str, indent: str = "  ") -> str:
+    """The decoded value of the first `key: value` line."""
+    prefix = f"{indent}{key}: "
+    for line in out.splitlines():
+        if line.startswith(prefix):
+            return decode_value(line[len(prefix) :])
+    raise AssertionError(f"no field {key!r} in\n{out}")
+
+
+def table(out: str, header: str, indent: str = "  ") -> list[list[str]]:
+    """Decoded rows of the table under the line `header` (`top_files[path,matches]:`)."""
+    lines = out.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.strip() == header) + 1
+    rows: list[list[str]] = []
+    for line in lines[start:]:
+        if not line.startswith(indent) or line.startswith(indent + " "):
+            break
+        rows.append(decode_row(line[len(indent) :]))
+    return rows
+
+
+def survey_by_path(out: str) -> list[tuple[str, list[list[str]]]]:
+    """survey's `by_path` entries: each candidate path and its decoded term rows."""
+    entries: list[tuple[str, list[list[str]]]] = []
+    for line in out.splitlines():
+        if line.startswith("  - path: "):
+            entries.append((decode_value(line.removeprefix("  - path: ")), []))
+        elif line.startswith("      ") and entries:
+            entries[-1][1].append(decode_row(line.removeprefix("      ")))
+    return entries
+
+
+def notes(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("note: ")]
+
+
+def name_of(value: str) -> bytes:
+    """A decoded path value back to the file-system bytes it names."""
+    return os.fsencode(value)

@@ -1,0 +1,185 @@
+"""Hostile file contents: output stays valid UTF-8, every line within 800 bytes (D8).
+
+Bytes that are not UTF-8 print as `\\xNN`, line endings are stripped, other controls
+are made visible, a long line is cut on a character boundary with a marker that
+says how many bytes were cut. Files holding NUL found while walking a directory are
+binary to rg and not counted.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.reliability.helpers import LINE_CAP, Run, asrch, asrch_many, check_invariants, field
+
+HUGE = 10_000_000
+JP = "日本語テキスト"
+
+CONTENT: dict[str, bytes] = {
+    "plain.txt": b"needle\n",
+    "bad-utf8.txt": b"needle \xff\x80 \xc3(\nlatin1 caf\xe9 needle\n",
+    "crlf.txt": b"needle one\r\nother\r\nneedle two\r\n",
+    "huge.txt": b"x" * HUGE + b" needle\n",
+    "no-final-newline.txt": b"first\nneedle at the end",
+    "controls.txt": b"needle \x1b[31mred\x1b[0m \x07 \x7f \xc2\x85 \xe2\x80\xa8 \x0b\x0c end\n",
+    # The 800-byte cut lands at each of the three offsets inside a 3-byte character.
+    "japanese.txt": b"".join(("a" * k + JP * 60 + " needle\n").encode() for k in range(3)),
+    "empty.txt": b"",
+}
+MATCHING_LINES = {
+    "plain.txt": 1,
+    "bad-utf8.txt": 2,
+    "crlf.txt": 2,
+    "huge.txt": 1,
+    "no-final-newline.txt": 1,
+    "controls.txt": 1,
+    "japanese.txt": 3,
+    "empty.txt": 0,
+}
+# NUL marks a file binary: once in the first block, once 200 KB in.
+BINARY: dict[str, bytes] = {
+    "binary.dat": b"needle\n\0needle\n",
+    "late-nul.dat": b"needle\n" * 30_000 + b"\0needle\n",
+}
+MARKER = re.compile(r"…\[\+(\d+) bytes\]$")
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("content")
+    for name, data in {**CONTENT, **BINARY}.items():
+        (root / name).write_bytes(data)
+    return root
+
+
+def _body(run: Run, fields: int) -> list[str]:
+    """The snippet lines after a `show:` block of `fields` fields."""
+    return run.out.splitlines()[fields + 1 :]
+
+
+def _check_cut(line: str, full: bytes) -> None:
+    """`line` is `full` cut to 800 bytes on a character boundary, marked with the rest."""
+    data = line.encode()
+    assert len(data) <= LINE_CAP
+    found = MARKER.search(line)
+    assert found, line[-80:]
+    head = line[: found.start()].encode()
+    assert full.startswith(head)
+    assert len(head) + int(found.group(1)) == len(full), "the marker miscounts the cut"
+
+
+def test_scout_counts_text_and_skips_binary(tree: Path) -> None:
+    runs = asrch_many([["scout", "needle", "."], ["survey", "--term=needle", "--", "."]], cwd=tree)
+    for run in runs:
+        check_invariants(run, frozenset({0}))
+    scout, survey = runs
+    assert field(scout.out, "matches") == str(sum(MATCHING_LINES.values()))
+    assert field(scout.out, "files") == str(sum(1 for n in MATCHING_LINES.values() if n))
+    assert ".dat" not in scout.out
+    total = sum(MATCHING_LINES.values())
+    files = sum(1 for n in MATCHING_LINES.values() if n)
+    assert f"  needle,{total},{files},.\n" in survey.out
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_file_named_explicitly_is_searched(tree: Path, name: str) -> None:
+    """As rg does: a file named on the command line is searched, NUL and all."""
+    run = asrch("scout", "needle", name, cwd=tree)
+    check_invariants(run, frozenset({0}))
+    assert field(run.out, "matches") == str(BINARY[name].count(b"needle"))
+
+
+def test_show_prints_nul_visibly(tree: Path) -> None:
+    run = asrch("show", "needle", "binary.dat", cwd=tree)
+    check_invariants(run, frozenset({0}))
+    assert _body(run, 5) == ["1:needle", "2:␀needle"]
+
+
+@pytest.mark.parametrize("name", sorted(CONTENT))
+def test_single_file_commands_keep_the_line_contract(tree: Path, name: str) -> None:
+    lines = CONTENT[name].count(b"\n") + (not CONTENT[name].endswith(b"\n") and bool(CONTENT[name]))
+    commands = [
+        ["sample", "needle", name],
+        ["show", "needle", name],
+        ["show", "--line", "1", "--context", "5", "needle", name],
+        ["show", "--line", str(max(lines, 1)), "--context", "0", "needle", name],
+    ]
+    for command, run in zip(commands, asrch_many(commands, cwd=tree), strict=True):
+        if name == "empty.txt" and "--line" in command:
+            check_invariants(run, frozenset({2}))
+            assert run.err == "error: --line 1 is out of range; empty.txt is empty\n"
+            continue
+        check_invariants(run, frozenset({0}))
+        if "--line" not in command:
+            assert field(run.out, "matches") == str(MATCHING_LINES[name])
+
+
+def test_undecodable_bytes_print_as_escapes(tree: Path) -> None:
+    run = asrch("show", "needle", "bad-utf8.txt", cwd=tree)
+    check_invariants(run, frozenset({0}))
+    assert _body(run, 5) == ["1:needle \\xff\\x80 \\xc3(", "2:latin1 caf\\xe9 needle"]
+
+
+def test_crlf_endings_are_stripped(tree: Path) -> None:
+    runs = asrch_many(
+        [["show", "needle", "crlf.txt"], ["show", "--line", "2", "needle", "crlf.txt"]], cwd=tree
+    )
+    for run in runs:
+        check_invariants(run, frozenset({0}))
+    assert _body(runs[0], 5) == ["1:needle one", "2-other", "3:needle two"]
+    assert _body(runs[1], 8) == ["1:needle one", "2-other", "3:needle two"]
+
+
+def test_controls_are_made_visible(tree: Path) -> None:
+    run = asrch("show", "needle", "controls.txt", cwd=tree)
+    check_invariants(run, frozenset({0}))
+    (line,) = _body(run, 5)
+    assert line == "1:needle ␛[31mred␛[0m ␇ ␡ \\u0085 \\u2028 ␋␌ end"
+
+
+def test_last_line_without_newline(tree: Path) -> None:
+    run = asrch("show", "--line", "2", "needle", "no-final-newline.txt", cwd=tree)
+    check_invariants(run, frozenset({0}))
+    assert field(run.out, "last_line") == "2"
+    assert _body(run, 8) == ["1-first", "2:needle at the end"]
+
+
+def test_empty_file(tree: Path) -> None:
+    runs = asrch_many(
+        [["scout", "needle", "empty.txt"], ["sample", "needle", "empty.txt"]], cwd=tree
+    )
+    for run in runs:
+        check_invariants(run, frozenset({0}))
+        assert field(run.out, "matches") == "0"
+
+
+def test_ten_megabyte_line_is_cut_with_an_exact_marker(tree: Path) -> None:
+    full = b"1:" + CONTENT["huge.txt"].rstrip(b"\n")
+    runs = asrch_many([["show", "needle", "huge.txt"], ["sample", "needle", "huge.txt"]], cwd=tree)
+    for run in runs:
+        check_invariants(run, frozenset({0}))
+    show, sample = runs
+    _check_cut(_body(show, 5)[0], full)
+    _check_cut(sample.out.splitlines()[-1], full)
+
+
+def test_show_line_on_a_ten_megabyte_line(tree: Path) -> None:
+    """The line matches (the term is at its very end) and the marker counts the cut."""
+    run = asrch("show", "--line", "1", "needle", "huge.txt", cwd=tree)
+    check_invariants(run, frozenset({0}))
+    assert field(run.out, "window_matches") == "1"
+    _check_cut(_body(run, 8)[0], b"1:" + CONTENT["huge.txt"].rstrip(b"\n"))
+
+
+def test_multibyte_text_is_cut_on_a_character_boundary(tree: Path) -> None:
+    run = asrch("show", "needle", "japanese.txt", cwd=tree)
+    check_invariants(run, frozenset({0}))
+    body = _body(run, 5)
+    assert len(body) == 3
+    for number, (line, raw) in enumerate(
+        zip(body, CONTENT["japanese.txt"].splitlines(), strict=True), start=1
+    ):
+        _check_cut(line, f"{number}:".encode() + raw)
+    # The three lines are cut at three different offsets inside a character.
+    assert len({len(line.encode()) for line in body}) == 3
