@@ -8,6 +8,8 @@ import os
 import shutil
 import socket
 import stat
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +27,7 @@ from tests.reliability.helpers import (
 )
 
 NOBODY = 65534
+_PROBE = (sys.executable, "-c", "pass")
 SKIPPED_2 = (
     "note: skipped: 2 unreadable (permission denied or I/O errors); their matches are not counted"
 )
@@ -141,6 +144,15 @@ def _unprivileged() -> int | None:
         return None
     if shutil.which("setpriv") is None:
         pytest.skip("running as root without setpriv: permissions would not bite")
+    probe = subprocess.run(
+        ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *_PROBE],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    if probe.returncode != 0:
+        # e.g. a pyenv interpreter under /root whose libpython nobody may read.
+        pytest.skip(f"nobody cannot start this interpreter: {probe.stderr[:200]!r}")
     return NOBODY
 
 

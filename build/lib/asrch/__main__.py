@@ -1,3 +1,0 @@
-from asrch.entry import main
-
-raise SystemExit(main())

@@ -1,1 +1,0 @@
-"""The only code that runs ripgrep: argv, the child process, and its output."""

@@ -1,1 +1,0 @@
-"""Reports to text: pure functions of a report, no I/O."""
