@@ -1,15 +1,16 @@
 """Clusters of nearby matches, pages of clusters, and merged snippet windows (pure)."""
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 from asrch.domain.limits import CLUSTER_GAP
-from asrch.domain.record import Record
 
 T = TypeVar("T")
 
 
-class Cluster(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cluster:
     """Matching lines `first..last` whose neighbours are at most CLUSTER_GAP apart."""
 
     first: int
@@ -29,11 +30,11 @@ def cluster_hits(numbers: Iterable[int], gap: int = CLUSTER_GAP) -> list[Cluster
             last, hits = n, hits + 1
             continue
         if hits:
-            clusters.append(Cluster.model_construct(first=first, last=last, hits=hits))
+            clusters.append(Cluster(first=first, last=last, hits=hits))
         first = last = n
         hits = 1
     if hits:
-        clusters.append(Cluster.model_construct(first=first, last=last, hits=hits))
+        clusters.append(Cluster(first=first, last=last, hits=hits))
     return clusters
 
 

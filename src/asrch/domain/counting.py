@@ -2,9 +2,8 @@
 
 import posixpath
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import NamedTuple
-
-from asrch.domain.record import Record
 
 
 class FileCount(NamedTuple):
@@ -18,7 +17,8 @@ class FileCount(NamedTuple):
     matches: int
 
 
-class Tally(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tally:
     """What one counting search found, in ripgrep's path order.
 
     `capped` means the scan stopped at the cap: `matches` is then exactly the cap and
@@ -34,7 +34,8 @@ class Tally(Record):
         return sum(f.matches for f in self.files)
 
 
-class Ranked(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ranked:
     """One row of a top-N table."""
 
     path: str
@@ -66,9 +67,7 @@ def parent_of(relative: str) -> str:
 def rank(rows: Iterable[tuple[str, int]], limit: int) -> tuple[Ranked, ...]:
     """Most matches first; ties in ascending path order (the seed's rule)."""
     ordered = sorted(rows, key=lambda row: (-row[1], row[0]))
-    return tuple(
-        Ranked.model_construct(path=path, matches=matches) for path, matches in ordered[:limit]
-    )
+    return tuple(Ranked(path=path, matches=matches) for path, matches in ordered[:limit])
 
 
 def top_files(files: Iterable[FileCount], target: str, limit: int) -> tuple[Ranked, ...]:

@@ -1,8 +1,7 @@
 """Lines of one file as the engine hands them over: number, raw bytes, match or not."""
 
+from dataclasses import dataclass
 from typing import NamedTuple
-
-from asrch.domain.record import Record
 
 
 class SourceLine(NamedTuple):
@@ -16,7 +15,8 @@ class SourceLine(NamedTuple):
     is_match: bool
 
 
-class FileScan(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileScan:
     """The first `kept` matches of one file (with context lines), and how many there are.
 
     `matches` counts every matching line scanned (at most the scan cap); `capped`
@@ -30,7 +30,8 @@ class FileScan(Record):
     skipped: int = 0
 
 
-class FileWindow(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FileWindow:
     """Lines `start..end` of one file, which of them match, and the file's last line."""
 
     lines: tuple[SourceLine, ...] = ()

@@ -1,8 +1,6 @@
 """How a term matches, and the mode the command-line flags choose.
 
-Kept apart from `query` (and free of pydantic) because the CLI needs it before any
-model exists: cyclopts validates every argument through pydantic when pydantic is
-already imported, which would cost each run a schema build per argument.
+Kept apart from `query` so the CLI can choose a mode before it builds anything else.
 """
 
 from enum import StrEnum

@@ -3,16 +3,17 @@
 Notices are data; the renderer words them. None of them changes the exit status.
 """
 
-from typing import Literal
+from dataclasses import dataclass
+from typing import ClassVar
 
 from asrch.domain.counting import Tally
 from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP
 from asrch.domain.query import Query
-from asrch.domain.record import Record
 
 
-class BroadNotice(Record):
-    kind: Literal["broad"] = "broad"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BroadNotice:
+    kind: ClassVar[str] = "broad"
     matches: int
     files: int
     capped: bool
@@ -20,34 +21,40 @@ class BroadNotice(Record):
     """Named in survey, where several terms share one report."""
 
 
-class CapNotice(Record):
-    kind: Literal["cap"] = "cap"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CapNotice:
+    kind: ClassVar[str] = "cap"
     cap: int = SCAN_CAP
     term: str | None = None
 
 
-class ShortTermNotice(Record):
-    kind: Literal["short_term"] = "short_term"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShortTermNotice:
+    kind: ClassVar[str] = "short_term"
     term: str
 
 
-class SkippedNotice(Record):
-    kind: Literal["skipped"] = "skipped"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SkippedNotice:
+    kind: ClassVar[str] = "skipped"
     count: int
 
 
-class NoMatchNotice(Record):
-    kind: Literal["no_match"] = "no_match"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NoMatchNotice:
+    kind: ClassVar[str] = "no_match"
 
 
-class DominanceNotice(Record):
-    kind: Literal["dominance"] = "dominance"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DominanceNotice:
+    kind: ClassVar[str] = "dominance"
     term: str
     percent: int
 
 
-class RetentionNotice(Record):
-    kind: Literal["retention"] = "retention"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RetentionNotice:
+    kind: ClassVar[str] = "retention"
     kept: int
 
 
@@ -73,16 +80,14 @@ def search_notices(query: Query, tally: Tally, *, name_term: bool = False) -> li
     files = len(tally.files)
     if is_broad(tally.matches, files):
         notices.append(
-            BroadNotice.model_construct(
-                matches=tally.matches, files=files, capped=tally.capped, term=term
-            )
+            BroadNotice(matches=tally.matches, files=files, capped=tally.capped, term=term)
         )
     if tally.capped:
-        notices.append(CapNotice.model_construct(term=term))
+        notices.append(CapNotice(term=term))
     if query.is_short:
-        notices.append(ShortTermNotice.model_construct(term=query.term))
+        notices.append(ShortTermNotice(term=query.term))
     if tally.skipped:
-        notices.append(SkippedNotice.model_construct(count=tally.skipped))
+        notices.append(SkippedNotice(count=tally.skipped))
     if not tally.files and not name_term:
-        notices.append(NoMatchNotice.model_construct())
+        notices.append(NoMatchNotice())
     return notices

@@ -1,13 +1,15 @@
 """What the user asked for: a term and how to match it."""
 
+from dataclasses import dataclass
+
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SHORT_TERM
 from asrch.domain.modes import Mode
-from asrch.domain.record import Record
 from asrch.domain.values import quote
 
 
-class Query(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Query:
     term: str
     mode: Mode = Mode.FIXED
 
@@ -43,4 +45,4 @@ def make_query(term: str, mode: Mode, *, what: str = "query") -> Query:
             f"error: --regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
             "with survey --term A --term B, or escape it as \\|"
         )
-    return Query.model_construct(term=term, mode=mode)
+    return Query(term=term, mode=mode)

@@ -1,27 +1,31 @@
 """`sample`: clusters of nearby matches in one file, paged in file order."""
 
+from dataclasses import dataclass
+
 from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.lines import FileScan, SourceLine
 from asrch.domain.notices import Notice, RetentionNotice, search_notices
 from asrch.domain.query import Query
-from asrch.domain.record import Record
 
 
-class Snippet(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snippet:
     """Consecutive lines printed together; snippets are separated by `--`."""
 
     lines: tuple[SourceLine, ...]
 
 
-class ClusterView(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClusterView:
     index: int
     """1-based position of the cluster in the file."""
     cluster: Cluster
     snippets: tuple[Snippet, ...]
 
 
-class SampleReport(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SampleReport:
     query: Query
     file: str
     matches: int
@@ -48,7 +52,7 @@ def snippets_for(cluster: Cluster, by_number: dict[int, SourceLine]) -> tuple[Sn
     for start, end in windows:
         lines = tuple(by_number[n] for n in range(start, end + 1) if n in by_number)
         if lines:
-            snippets.append(Snippet.model_construct(lines=lines))
+            snippets.append(Snippet(lines=lines))
     return tuple(snippets)
 
 
@@ -60,20 +64,18 @@ def build_sample_report(
     pages = page_count(len(clusters), per_page)
     first_index = (page - 1) * per_page + 1
     shown = tuple(
-        ClusterView.model_construct(
-            index=first_index + i, cluster=c, snippets=snippets_for(c, by_number)
-        )
+        ClusterView(index=first_index + i, cluster=c, snippets=snippets_for(c, by_number))
         for i, c in enumerate(page_of(clusters, page, per_page))
     )
-    tally = Tally.model_construct(
+    tally = Tally(
         files=(FileCount(path=file, matches=scan.matches),) if scan.matches else (),
         capped=scan.capped,
         skipped=scan.skipped,
     )
     notices = search_notices(query, tally)
     if scan.matches > scan.kept:
-        notices.append(RetentionNotice.model_construct(kept=scan.kept))
-    return SampleReport.model_construct(
+        notices.append(RetentionNotice(kept=scan.kept))
+    return SampleReport(
         query=query,
         file=file,
         matches=scan.matches,

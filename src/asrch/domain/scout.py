@@ -1,13 +1,15 @@
 """`scout`: one term's distribution over one path."""
 
+from dataclasses import dataclass
+
 from asrch.domain.counting import Ranked, Tally, top_directories, top_files
 from asrch.domain.limits import TOP_N
 from asrch.domain.notices import Notice, search_notices
 from asrch.domain.query import Query
-from asrch.domain.record import Record
 
 
-class ScoutReport(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScoutReport:
     query: Query
     path: str
     matches: int
@@ -19,7 +21,7 @@ class ScoutReport(Record):
 
 
 def build_scout_report(query: Query, path: str, tally: Tally) -> ScoutReport:
-    return ScoutReport.model_construct(
+    return ScoutReport(
         query=query,
         path=path,
         matches=tally.matches,

@@ -1,16 +1,18 @@
 """`show`: a few matches with context, or the window around one line (pure)."""
 
+from dataclasses import dataclass
+
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.lines import FileScan, FileWindow, SourceLine
 from asrch.domain.notices import Notice, SkippedNotice, search_notices
 from asrch.domain.query import Query
-from asrch.domain.record import Record
 from asrch.domain.sample import Snippet
 
 
-class ShowReport(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShowReport:
     query: Query
     file: str
     context: int
@@ -32,13 +34,13 @@ def _snippets(
     for start, end in windows:
         lines = tuple(by_number[n] for n in range(start, end + 1) if n in by_number)
         if lines:
-            out.append(Snippet.model_construct(lines=lines))
+            out.append(Snippet(lines=lines))
     return tuple(out)
 
 
 def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) -> ShowReport:
     """Up to SHOW_MAX_MATCHES matches with merged context; more is refused."""
-    tally = Tally.model_construct(
+    tally = Tally(
         files=(FileCount(path=file, matches=scan.matches),) if scan.matches else (),
         capped=scan.capped,
         skipped=scan.skipped,
@@ -50,7 +52,7 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         by_number = {line.number: line for line in scan.lines}
         centers = [line.number for line in scan.lines if line.is_match]
         snippets = _snippets(merge_windows(centers, context, context), by_number)
-    return ShowReport.model_construct(
+    return ShowReport(
         query=query,
         file=file,
         context=context,
@@ -68,10 +70,8 @@ def build_line_report(
     """The lines around `line`, matches marked; never refused for the match count."""
     by_number = {ln.number: ln for ln in window.lines}
     windows = merge_windows([line], context, context, last=window.last_line)
-    notices: tuple[Notice, ...] = (
-        (SkippedNotice.model_construct(count=window.skipped),) if window.skipped else ()
-    )
-    return ShowReport.model_construct(
+    notices: tuple[Notice, ...] = (SkippedNotice(count=window.skipped),) if window.skipped else ()
+    return ShowReport(
         query=query,
         file=file,
         context=context,

@@ -1,6 +1,7 @@
 """`survey`: several terms compared across several candidate paths."""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from asrch.domain.counting import Tally, top_files
 from asrch.domain.errors import InputError
@@ -17,10 +18,10 @@ from asrch.domain.notices import (
     is_broad,
 )
 from asrch.domain.query import Query
-from asrch.domain.record import Record
 
 
-class TermTotal(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TermTotal:
     """One `overall` row: a term summed over every candidate path (twice if given twice)."""
 
     term: str
@@ -31,7 +32,8 @@ class TermTotal(Record):
     """The candidate path, as typed, with most matching lines; ties to the earliest."""
 
 
-class PathRow(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathRow:
     """One `by_path` row: a term that matched in one candidate path."""
 
     term: str
@@ -41,13 +43,15 @@ class PathRow(Record):
     top_file: str
 
 
-class PathSection(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PathSection:
     path: str
     rows: tuple[PathRow, ...]
     """Terms in command-line order; terms with no match here are omitted."""
 
 
-class SurveyReport(Record):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SurveyReport:
     terms: tuple[str, ...]
     paths: tuple[str, ...]
     mode: Mode
@@ -87,7 +91,7 @@ def build_survey_report(
     overall = []
     notices: list[Notice] = []
     for query, row in zip(queries, tallies, strict=True):
-        total = TermTotal.model_construct(
+        total = TermTotal(
             term=query.term,
             matches=sum(t.matches for t in row),
             files=sum(len(t.files) for t in row),
@@ -97,26 +101,26 @@ def build_survey_report(
         overall.append(total)
         if any(is_broad(t.matches, len(t.files)) for t in row):
             notices.append(
-                BroadNotice.model_construct(
+                BroadNotice(
                     matches=total.matches, files=total.files, capped=total.capped, term=query.term
                 )
             )
         if total.capped:
-            notices.append(CapNotice.model_construct(term=query.term))
+            notices.append(CapNotice(term=query.term))
         if query.is_short:
-            notices.append(ShortTermNotice.model_construct(term=query.term))
+            notices.append(ShortTermNotice(term=query.term))
 
     grand = sum(t.matches for t in overall)
     if len(overall) >= 2 and grand:
         for total in overall:
             if total.matches >= DOMINANCE_SHARE * grand:
                 percent = total.matches * 100 // grand
-                notices.append(DominanceNotice.model_construct(term=total.term, percent=percent))
+                notices.append(DominanceNotice(term=total.term, percent=percent))
     skipped = sum(t.skipped for row in tallies for t in row)
     if skipped:
-        notices.append(SkippedNotice.model_construct(count=skipped))
+        notices.append(SkippedNotice(count=skipped))
     if not grand:
-        notices.append(NoMatchNotice.model_construct())
+        notices.append(NoMatchNotice())
 
     sections = []
     for index, path in enumerate(paths):
@@ -127,7 +131,7 @@ def build_survey_report(
                 continue
             best = top_files(tally.files, path, 1)[0]
             rows.append(
-                PathRow.model_construct(
+                PathRow(
                     term=query.term,
                     matches=tally.matches,
                     files=len(tally.files),
@@ -135,9 +139,9 @@ def build_survey_report(
                     top_file=best.path,
                 )
             )
-        sections.append(PathSection.model_construct(path=path, rows=tuple(rows)))
+        sections.append(PathSection(path=path, rows=tuple(rows)))
 
-    return SurveyReport.model_construct(
+    return SurveyReport(
         terms=tuple(q.term for q in queries),
         paths=tuple(paths),
         mode=queries[0].mode if queries else Mode.FIXED,

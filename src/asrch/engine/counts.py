@@ -61,4 +61,4 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
         if total >= cap:
             capped = True
             break
-    return Tally.model_construct(files=tuple(files), capped=capped, skipped=skipped)
+    return Tally(files=tuple(files), capped=capped, skipped=skipped)

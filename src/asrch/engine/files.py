@@ -48,11 +48,9 @@ def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap:
             kept += event.is_match
         skipped = run.finish()
     if not more:
-        return FileScan.model_construct(
-            lines=tuple(lines), kept=kept, matches=kept, skipped=skipped
-        )
+        return FileScan(lines=tuple(lines), kept=kept, matches=kept, skipped=skipped)
     total, capped, skipped = count_matches(rg, query, file, cap=cap)
-    return FileScan.model_construct(
+    return FileScan(
         lines=tuple(lines),
         kept=kept,
         matches=max(total, kept + 1),
@@ -152,7 +150,7 @@ def read_window(rg: str, query: Query, file: str, *, line: int, context: int) ->
     start, end = max(1, line - context), line + context
     raw, last = read_lines(file, start, end)
     if not 1 <= line <= last:
-        return FileWindow.model_construct(last_line=last)
+        return FileWindow(last_line=last)
     numbers = window_matches(rg, query, raw)
     lines = tuple(SourceLine(n, text, n in numbers) for n, text in raw)
-    return FileWindow.model_construct(lines=lines, last_line=last)
+    return FileWindow(lines=lines, last_line=last)

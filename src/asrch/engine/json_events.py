@@ -98,4 +98,4 @@ def tally_from_json(rg: str, query: Query, target: str, *, cap: int) -> Tally:
                 break
         skipped = run.finish()
     files = tuple(FileCount(path=p, matches=n) for p, n in counts.items())
-    return Tally.model_construct(files=files, capped=total >= cap, skipped=skipped)
+    return Tally(files=files, capped=total >= cap, skipped=skipped)
