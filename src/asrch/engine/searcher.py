@@ -45,7 +45,7 @@ class RipgrepSearcher:
         return PathKind.SPECIAL
 
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
-        """Several rg children at once: each is single-threaded under `--sort=path`."""
+        """Several counting rg children at once, one per (query, target), results in order."""
         from concurrent.futures import ThreadPoolExecutor
 
         from asrch.engine.counts import count_files
