@@ -22,12 +22,15 @@ class Tally:
     """What one counting search found, in ripgrep's path order.
 
     `capped` means the scan stopped at the cap: `matches` is then exactly the cap and
-    the last file's count is the part scanned before the stop.
+    the last file's count is the part scanned before the stop. `skipped` counts the
+    files rg could not read, `binary` the files holding a NUL byte that rg met while
+    walking (in the part scanned) and did not search.
     """
 
     files: tuple[FileCount, ...] = ()
     capped: bool = False
     skipped: int = 0
+    binary: int = 0
 
     @property
     def matches(self) -> int:

@@ -41,6 +41,14 @@ class SkippedNotice:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BinaryNotice:
+    """Files holding a NUL byte met while walking: rg does not search them (D21)."""
+
+    kind: ClassVar[str] = "binary"
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NoMatchNotice:
     kind: ClassVar[str] = "no_match"
 
@@ -63,6 +71,7 @@ Notice = (
     | CapNotice
     | ShortTermNotice
     | SkippedNotice
+    | BinaryNotice
     | NoMatchNotice
     | DominanceNotice
     | RetentionNotice
@@ -74,7 +83,7 @@ def is_broad(matches: int, files: int) -> bool:
 
 
 def search_notices(query: Query, tally: Tally, *, name_term: bool = False) -> list[Notice]:
-    """The notices one search earns: broad, cap, short term, skipped, no match."""
+    """The notices one search earns: broad, cap, short term, skipped, binary, no match."""
     notices: list[Notice] = []
     term = query.term if name_term else None
     files = len(tally.files)
@@ -88,6 +97,8 @@ def search_notices(query: Query, tally: Tally, *, name_term: bool = False) -> li
         notices.append(ShortTermNotice(term=query.term))
     if tally.skipped:
         notices.append(SkippedNotice(count=tally.skipped))
+    if tally.binary:
+        notices.append(BinaryNotice(count=tally.binary))
     if not tally.files and not name_term:
         notices.append(NoMatchNotice())
     return notices
