@@ -6,7 +6,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
-from asrch.domain.ports import PathKind
+from asrch.domain.ports import PathKind, PathStatus
 from asrch.engine.binary import resolve_rg
 
 if TYPE_CHECKING:
@@ -20,6 +20,20 @@ if TYPE_CHECKING:
 # parsers or a thread pool (and its `logging`), which start-up would otherwise pay for.
 
 
+def _can_read(path: str, mode: int) -> str | None:
+    """Why rg could not read `path`, or None. A directory must list and be entered."""
+    try:
+        if stat.S_ISDIR(mode):
+            os.close(os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)))
+            # Entering it needs search (x) permission, which listing does not.
+            os.stat(os.path.join(path, "."))
+        else:
+            os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 class RipgrepSearcher:
     def __init__(self, rg: str | None = None) -> None:
         self._rg = rg
@@ -30,19 +44,20 @@ class RipgrepSearcher:
             self._rg = resolve_rg()
         return self._rg
 
-    def inspect(self, path: str) -> PathKind:
+    def inspect(self, path: str) -> PathStatus:
         try:
             mode = os.stat(path).st_mode
-        except (FileNotFoundError, NotADirectoryError):
-            return PathKind.MISSING
-        except OSError:
-            # Unreadable but present: rg will report it, and it is counted as skipped.
-            return PathKind.DIRECTORY
-        if stat.S_ISDIR(mode):
-            return PathKind.DIRECTORY
-        if stat.S_ISREG(mode):
-            return PathKind.FILE
-        return PathKind.SPECIAL
+        except FileNotFoundError:
+            return PathStatus(PathKind.MISSING)
+        except OSError as exc:
+            # ENOTDIR (`FILE/`), ELOOP, ENAMETOOLONG, EACCES on a parent…: say which.
+            return PathStatus(PathKind.UNREADABLE, exc.strerror or str(exc))
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+            return PathStatus(PathKind.SPECIAL)
+        reason = _can_read(path, mode)
+        if reason is not None:
+            return PathStatus(PathKind.UNREADABLE, reason)
+        return PathStatus(PathKind.DIRECTORY if stat.S_ISDIR(mode) else PathKind.FILE)
 
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """Several counting rg children at once, one per (query, target), results in order."""
