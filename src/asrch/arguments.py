@@ -270,5 +270,5 @@ def _options_of(name: str, hint: object) -> list[Option]:
         return [o for f in dataclasses.fields(base) for o in _options_of(f.name, fields[f.name])]
     rule = next((m for m in metadata if isinstance(m, _RULES)), None)
     if rule is None:
-        raise TypeError(f"option {name} declares no rule (Flag, Text or WholeNumber)")
+        raise TypeError(f"option --{name} declares no rule (Flag, Text or WholeNumber)")
     return [Option("--" + name.replace("_", "-"), rule)]
