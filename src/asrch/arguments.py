@@ -8,15 +8,17 @@ gets one canonical spelling back: `--name=value` for each value, a bare `--flag`
 reports an argument; none of that can be told apart once it has bound.
 
 Pure: no I/O. A rule is declared once, as `Annotated` metadata on a command's
-parameter (or on a field of an options dataclass every command shares).
+parameter (or on a field of an options record every command shares).
+
+The records are NamedTuples, not dataclasses: this module runs on every start-up, and
+a frozen dataclass costs several times more to define (docs/performance.md).
 """
 
-import dataclasses
 import inspect
 import sys
 import typing
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.errors import InputError
 from asrch.domain.values import quote
@@ -24,23 +26,20 @@ from asrch.domain.values import quote
 _DIGITS = frozenset("0123456789")
 
 
-@dataclass(frozen=True, slots=True)
-class Flag:
+class Flag(NamedTuple):
     """An option that takes no value: given means on."""
 
     aliases: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Text:
+class Text(NamedTuple):
     """An option that takes one string; `repeatable` ones may be given again."""
 
     repeatable: bool = False
     aliases: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class WholeNumber:
+class WholeNumber(NamedTuple):
     """An option that takes ASCII decimal digits only (D25); its range is checked by the
     use case, which may know more (`--line` needs the file). `allowed` words the range
     when it depends on more than the number."""
@@ -73,8 +72,7 @@ class ArgumentError(InputError):
         self.with_help = with_help
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
+class Option(NamedTuple):
     name: str
     """The canonical spelling, `--` and the parameter's name with `-` for `_`."""
     rule: Rule
@@ -84,8 +82,7 @@ class Option:
         return (self.name, *self.rule.aliases)
 
 
-@dataclass(frozen=True, slots=True)
-class Grammar:
+class Grammar(NamedTuple):
     command: str
     required: tuple[str, ...]
     """Arguments that must be given, in order (`QUERY`, `FILE`)."""
@@ -99,8 +96,7 @@ class Grammar:
         return next((o for o in self.options if spelling in o.spellings), None)
 
 
-@dataclass(frozen=True, slots=True)
-class Given:
+class Given(NamedTuple):
     """One option and its value, `shown` as typed (`--clusters 1`, `--clusters=2`)."""
 
     option: Option
@@ -108,8 +104,7 @@ class Given:
     value: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class CommandLine:
+class CommandLine(NamedTuple):
     grammar: Grammar
     arguments: tuple[str, ...]
     given: tuple[Given, ...]
@@ -241,8 +236,8 @@ def _check_count(line: CommandLine, *, dashes: bool) -> None:
 def grammar_of(command: str, function: Callable[..., object]) -> Grammar:
     """The grammar a cyclopts command function declares: positional-only parameters are
     its arguments (optional when they have a default), `*args` any number more, every
-    other parameter an option carrying its rule as `Annotated` metadata; a dataclass
-    parameter contributes its fields as options."""
+    other parameter an option carrying its rule as `Annotated` metadata; a NamedTuple
+    parameter (cyclopts flattens it) contributes its fields as options."""
     hints = typing.get_type_hints(function, include_extras=True)
     required: list[str] = []
     optional: list[str] = []
@@ -265,9 +260,9 @@ def _options_of(name: str, hint: object) -> list[Option]:
     if typing.get_origin(hint) is typing.Annotated:
         base, *rest = typing.get_args(hint)
         metadata = tuple(rest)
-    if isinstance(base, type) and dataclasses.is_dataclass(base):
+    if isinstance(base, type) and issubclass(base, tuple) and hasattr(base, "_fields"):
         fields = typing.get_type_hints(base, include_extras=True)
-        return [o for f in dataclasses.fields(base) for o in _options_of(f.name, fields[f.name])]
+        return [o for f in base._fields for o in _options_of(f, fields[f])]
     rule = next((m for m in metadata if isinstance(m, _RULES)), None)
     if rule is None:
         raise TypeError(f"option --{name} declares no rule (Flag, Text or WholeNumber)")

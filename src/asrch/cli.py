@@ -9,8 +9,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Annotated, NoReturn
+from typing import Annotated, NamedTuple, NoReturn
 
 from cyclopts import App, Parameter
 from cyclopts.exceptions import CycloptsError
@@ -37,8 +36,7 @@ from asrch.render.lines import cap_text
 OnOff = Annotated[bool, Parameter(negative=()), Flag()]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CommonOptions:
+class CommonOptions(NamedTuple):
     """The options all four commands take: a field here is an option of each of them."""
 
     word: OnOff = False
