@@ -116,6 +116,13 @@ junk = st.one_of(
 )  # fmt: skip
 
 
+NUMBER_CASES = {
+    "option": st.sampled_from(sorted(NUMBER_OPTIONS)),
+    "value": st.one_of(numbers, junk),
+    "joined": st.booleans(),
+}
+
+
 def _check_number_used(run: Run, option: str, number: int) -> None:
     """The answer used the number as given: no rounding, no other base."""
     if option == "--page":
@@ -157,11 +164,7 @@ def _numbers_body(tree: Path) -> Callable[[str, int | str, bool], None]:
 
 
 @FAST
-@given(
-    option=st.sampled_from(sorted(NUMBER_OPTIONS)),
-    value=st.one_of(numbers, junk),
-    joined=st.booleans(),
-)
+@given(**NUMBER_CASES)
 def test_numbers_are_digits_read_exactly(
     tree: Path, option: str, value: int | str, joined: bool
 ) -> None:
@@ -170,11 +173,7 @@ def test_numbers_are_digits_read_exactly(
 
 @pytest.mark.slow
 @SLOW
-@given(
-    option=st.sampled_from(sorted(NUMBER_OPTIONS)),
-    value=st.one_of(numbers, junk),
-    joined=st.booleans(),
-)
+@given(**NUMBER_CASES)
 def test_numbers_are_digits_read_exactly_more(
     tree: Path, option: str, value: int | str, joined: bool
 ) -> None:
