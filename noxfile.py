@@ -1,5 +1,9 @@
-"""Sessions: tests and slow tests on every interpreter found (D23), lint, typecheck,
-update, bench."""
+"""Sessions: tests on every interpreter found (D23), the slow checks once, lint,
+typecheck, update, bench.
+
+The suite is mostly real asrch and rg processes, so it runs on every core (pytest-xdist);
+the long oracle checks (`slow`) run once, on the newest interpreter, not on each.
+"""
 
 import os
 from pathlib import Path
@@ -13,17 +17,20 @@ nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 nox.options.reuse_existing_virtualenvs = True
 
 
+PARALLEL = ("-n", "auto")
+
+
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
-    session.run("pytest", "-q", "-m", "not slow", *session.posargs)
+    session.run("pytest", "-q", *PARALLEL, "-m", "not slow", *session.posargs)
 
 
-@nox.session(python=PYTHONS)
+@nox.session(python=PYTHONS[-1])
 def slow(session: nox.Session) -> None:
     """The long checks (`@pytest.mark.slow`): the stdlib oracle, more random examples."""
     session.install("-e", ".[test]")
-    session.run("pytest", "-q", "-m", "slow", *session.posargs)
+    session.run("pytest", "-q", *PARALLEL, "-m", "slow", *session.posargs)
 
 
 @nox.session(python=PYTHONS[0])
