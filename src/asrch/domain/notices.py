@@ -43,6 +43,10 @@ class SkippedNotice:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NoMatchNotice:
     kind: ClassVar[str] = "no_match"
+    directory: bool
+    """A directory was searched, so the walk's rules can have hidden the matches: hidden
+    and ignored files, binary files, the default exclusions. A file named as the path
+    is searched whole, as rg does, and none of them applies to it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,8 +77,13 @@ def is_broad(matches: int, files: int) -> bool:
     return matches > BROAD_MATCHES or files > BROAD_FILES
 
 
-def search_notices(query: Query, tally: Tally, *, name_term: bool = False) -> list[Notice]:
-    """The notices one search earns: broad, cap, short term, skipped, no match."""
+def search_notices(
+    query: Query, tally: Tally, *, directory: bool, name_term: bool = False
+) -> list[Notice]:
+    """The notices one search earns: broad, cap, short term, skipped, no match.
+
+    `directory` says the target was a directory (walked), not a named file.
+    """
     notices: list[Notice] = []
     term = query.term if name_term else None
     files = len(tally.files)
@@ -89,5 +98,5 @@ def search_notices(query: Query, tally: Tally, *, name_term: bool = False) -> li
     if tally.skipped:
         notices.append(SkippedNotice(count=tally.skipped))
     if not tally.files and not name_term:
-        notices.append(NoMatchNotice())
+        notices.append(NoMatchNotice(directory=directory))
     return notices

@@ -17,6 +17,7 @@ from asrch.domain.notices import (
     SkippedNotice,
     is_broad,
 )
+from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 
 
@@ -85,9 +86,13 @@ def _dominant(paths: Sequence[str], tallies: Sequence[Tally]) -> str | None:
 
 
 def build_survey_report(
-    queries: Sequence[Query], paths: Sequence[str], tallies: Sequence[Sequence[Tally]]
+    queries: Sequence[Query],
+    paths: Sequence[str],
+    tallies: Sequence[Sequence[Tally]],
+    *,
+    kinds: Sequence[PathKind],
 ) -> SurveyReport:
-    """`tallies[t][p]` is the search of term t in path p."""
+    """`tallies[t][p]` is the search of term t in path p; `kinds[p]` what path p is."""
     overall = []
     notices: list[Notice] = []
     for query, row in zip(queries, tallies, strict=True):
@@ -120,7 +125,7 @@ def build_survey_report(
     if skipped:
         notices.append(SkippedNotice(count=skipped))
     if not grand:
-        notices.append(NoMatchNotice())
+        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds))
 
     sections = []
     for index, path in enumerate(paths):

@@ -46,11 +46,18 @@ def notice_text(notice: Notice) -> str:
                 f"skipped: {notice.count} unreadable (permission denied or I/O errors); "
                 "their matches are not counted"
             )
+        case NoMatchNotice(directory=True):
+            return (
+                "no matches; a directory search leaves out ignored files, hidden files that "
+                "no ignore file re-includes, binary files (with a NUL byte) and the default "
+                "exclusions ("
+                + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
+                + "); name one of them as the path to search it"
+            )
         case NoMatchNotice():
             return (
-                "no matches; hidden and ignored files and the default exclusions ("
-                + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
-                + ") are not searched"
+                "no matches; a file named as the path is searched whole (no exclusion, "
+                "ignore rule or binary check applies to it); check the term and the mode"
             )
         case DominanceNotice():
             return (

@@ -1,0 +1,75 @@
+"""Notices hold against real rg on real files (D6): each says only what is true."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from asrch.commands.sample import run_sample
+from asrch.commands.scout import run_scout
+from asrch.domain.modes import Mode
+from asrch.domain.notices import NoMatchNotice
+from asrch.engine.searcher import RipgrepSearcher
+from asrch.render.notices import notice_text
+
+SEARCHER = RipgrepSearcher()
+FEW = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+# Places where a directory walk would not look, and contents it would not read.
+HIDDEN_PLACES = [
+    ".hidden/f.txt",
+    "build/f.txt",
+    "node_modules/pkg/f.txt",
+    "notes.log",
+    "ignored/f.txt",
+    "plain/f.txt",
+]
+WORDS = st.sampled_from(["alpha", "beta", "gamma", "delta"])
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / ".ignore").write_text("ignored/\n")
+    return tmp_path
+
+
+@FEW
+@given(
+    place=st.sampled_from(HIDDEN_PLACES),
+    words=st.lists(WORDS, max_size=6),
+    nul=st.booleans(),
+    term=WORDS,
+)
+def test_a_named_file_is_searched_whole_and_its_zero_note_says_so(
+    tree: Path, place: str, words: list[str], nul: bool, term: str
+) -> None:
+    lines = [w.encode() for w in words]
+    if nul:
+        lines.insert(0, b"bin\0ary")
+    data = b"".join(line + b"\n" for line in lines)
+    file = tree / place
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_bytes(data)
+    expected = sum(term.encode() in line for line in lines)
+    scout = run_scout(SEARCHER, term, str(file), Mode.FIXED)
+    sample = run_sample(SEARCHER, term, str(file), Mode.FIXED, clusters=3, page=1)
+    assert scout.matches == sample.matches == expected
+    for report in (scout, sample):
+        zero = [n for n in report.notices if isinstance(n, NoMatchNotice)]
+        assert zero == ([NoMatchNotice(directory=False)] if expected == 0 else [])
+    file.unlink()
+
+
+def test_the_zero_note_under_a_directory_names_binary_files(tree: Path) -> None:
+    """The only match sits in a file with a NUL byte: the walk does not read it."""
+    (tree / "data.bin").write_bytes(b"\0" + b"x" * 100 + b"\nneedle\n")
+    report = run_scout(SEARCHER, "needle", str(tree), Mode.FIXED)
+    assert report.matches == 0
+    (note,) = (n for n in report.notices if isinstance(n, NoMatchNotice))
+    assert note.directory
+    assert "binary files (with a NUL byte)" in notice_text(note)
+    named = run_scout(SEARCHER, "needle", str(tree / "data.bin"), Mode.FIXED)
+    assert named.matches == 1
