@@ -3,13 +3,15 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from asrch.commands.sample import run_sample
 from asrch.commands.scout import run_scout
+from asrch.commands.survey import run_survey
+from asrch.domain.limits import SCAN_CAP
 from asrch.domain.modes import Mode
-from asrch.domain.notices import NoMatchNotice
+from asrch.domain.notices import CapNotice, NoMatchNotice
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.notices import notice_text
 
@@ -73,3 +75,39 @@ def test_the_zero_note_under_a_directory_names_binary_files(tree: Path) -> None:
     assert "binary files (with a NUL byte)" in notice_text(note)
     named = run_scout(SEARCHER, "needle", str(tree / "data.bin"), Mode.FIXED)
     assert named.matches == 1
+
+
+NAMES = st.sampled_from(["a.txt", "b/c.txt", "b/d.txt", "b-e.txt", "b.txt", "z/y/x.txt", "B.txt"])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.dictionaries(NAMES, st.integers(12_000, 30_000), min_size=4, max_size=6))
+def test_the_cap_note_names_the_file_where_counting_stopped(
+    tmp_path_factory: pytest.TempPathFactory, counts: dict[str, int]
+) -> None:
+    """Oracle: files in rg's path order (component by component), counts summed to 50,000."""
+    root = tmp_path_factory.mktemp("capped")
+    for name, n in counts.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(b"needle\n" * n)
+    ordered = sorted(counts, key=lambda name: name.split("/"))
+    total, counted = 0, []
+    for name in ordered:
+        counted.append(name)
+        total += counts[name]
+        if total >= SCAN_CAP:
+            break
+    report = run_scout(SEARCHER, "needle", str(root), Mode.FIXED)
+    caps = [n for n in report.notices if isinstance(n, CapNotice)]
+    if total < SCAN_CAP:
+        event("under the cap")
+        assert not report.capped and caps == []
+        return
+    (cap,) = caps
+    assert cap.last_path == counted[-1]
+    assert {row.path for row in report.top_files} <= set(counted)
+    assert f"at {counted[-1]};" in notice_text(cap)
+    survey = run_survey(SEARCHER, ["needle"], [str(root), str(root / counted[-1])], Mode.FIXED)
+    pair_caps = [n for n in survey.notices if isinstance(n, CapNotice)]
+    assert pair_caps[0] == CapNotice(term="needle", path=str(root), last_path=counted[-1])
+    assert survey.by_path[0].rows[0].top_file in counted

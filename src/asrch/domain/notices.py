@@ -6,7 +6,7 @@ Notices are data; the renderer words them. None of them changes the exit status.
 from dataclasses import dataclass
 from typing import ClassVar
 
-from asrch.domain.counting import Tally
+from asrch.domain.counting import Tally, relative_to
 from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP
 from asrch.domain.query import Query
 
@@ -26,6 +26,11 @@ class CapNotice:
     kind: ClassVar[str] = "cap"
     cap: int = SCAN_CAP
     term: str | None = None
+    path: str | None = None
+    """survey: the candidate path of the capped pair."""
+    last_path: str | None = None
+    """Under a directory: the file where counting stopped, relative to the target. The
+    cap is applied in path order, so the rankings cover only the files up to it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,10 +82,18 @@ def is_broad(matches: int, files: int) -> bool:
     return matches > BROAD_MATCHES or files > BROAD_FILES
 
 
+def cap_notice(
+    tally: Tally, target: str, *, directory: bool, term: str | None = None, path: str | None = None
+) -> CapNotice:
+    """The cap notice of one capped search of `target`, naming where counting stopped."""
+    last = relative_to(tally.files[-1].path, target) if directory and tally.files else None
+    return CapNotice(term=term, path=path, last_path=last)
+
+
 def search_notices(
-    query: Query, tally: Tally, *, directory: bool, name_term: bool = False
+    query: Query, tally: Tally, target: str, *, directory: bool, name_term: bool = False
 ) -> list[Notice]:
-    """The notices one search earns: broad, cap, short term, skipped, no match.
+    """The notices one search of `target` earns: broad, cap, short term, skipped, no match.
 
     `directory` says the target was a directory (walked), not a named file.
     """
@@ -92,7 +105,7 @@ def search_notices(
             BroadNotice(matches=tally.matches, files=files, capped=tally.capped, term=term)
         )
     if tally.capped:
-        notices.append(CapNotice(term=term))
+        notices.append(cap_notice(tally, target, directory=directory, term=term))
     if query.is_short:
         notices.append(ShortTermNotice(term=query.term))
     if tally.skipped:

@@ -30,5 +30,5 @@ def build_scout_report(query: Query, path: str, tally: Tally, *, directory: bool
         capped=tally.capped,
         top_directories=top_directories(tally.files, path, TOP_N),
         top_files=top_files(tally.files, path, TOP_N),
-        notices=tuple(search_notices(query, tally, directory=directory)),
+        notices=tuple(search_notices(query, tally, path, directory=directory)),
     )

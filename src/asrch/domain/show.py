@@ -45,7 +45,7 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         capped=scan.capped,
         skipped=scan.skipped,
     )
-    notices = tuple(search_notices(query, tally, directory=False))
+    notices = tuple(search_notices(query, tally, file, directory=False))
     refused = scan.capped or scan.matches > SHOW_MAX_MATCHES
     snippets: tuple[Snippet, ...] = ()
     if not refused:

@@ -9,12 +9,12 @@ from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BroadNotice,
-    CapNotice,
     DominanceNotice,
     NoMatchNotice,
     Notice,
     ShortTermNotice,
     SkippedNotice,
+    cap_notice,
     is_broad,
 )
 from asrch.domain.ports import PathKind
@@ -110,8 +110,12 @@ def build_survey_report(
                     matches=total.matches, files=total.files, capped=total.capped, term=query.term
                 )
             )
-        if total.capped:
-            notices.append(CapNotice(term=query.term))
+        for path, kind, tally in zip(paths, kinds, row, strict=True):
+            if tally.capped:
+                directory = kind is PathKind.DIRECTORY
+                notices.append(
+                    cap_notice(tally, path, directory=directory, term=query.term, path=path)
+                )
         if query.is_short:
             notices.append(ShortTermNotice(term=query.term))
 

@@ -32,9 +32,18 @@ def notice_text(notice: Notice) -> str:
                 "or --identifier / --word"
             )
         case CapNotice():
+            where = "" if notice.path is None else f" in {quote(notice.path)}"
+            if notice.last_path is None:
+                covered = "counts are lower bounds"
+            else:
+                ranked = "the top lists cover" if notice.path is None else "top_file covers"
+                where += f" at {quote(notice.last_path)}"
+                covered = (
+                    f"counts are lower bounds and {ranked} only the files up to it in path order"
+                )
             return (
-                f"scan stopped at the {notice.cap}-line cap{_for(notice.term)}; counts are "
-                "lower bounds; narrow the term or the path instead of asking for more"
+                f"scan stopped at the {notice.cap}-line cap{_for(notice.term)}{where}; "
+                f"{covered}; narrow the term or the path instead of asking for more"
             )
         case ShortTermNotice():
             return (
