@@ -1,5 +1,7 @@
 """Notices hold against real rg on real files (D6): each says only what is true."""
 
+import itertools
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,8 @@ from asrch.commands.scout import run_scout
 from asrch.commands.survey import run_survey
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.modes import Mode
-from asrch.domain.notices import CapNotice, NoMatchNotice
+from asrch.domain.notices import CapNotice, NestedPathNotice, NoMatchNotice, SamePathNotice
+from asrch.domain.query import Query
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.notices import notice_text
 
@@ -111,3 +114,56 @@ def test_the_cap_note_names_the_file_where_counting_stopped(
     pair_caps = [n for n in survey.notices if isinstance(n, CapNotice)]
     assert pair_caps[0] == CapNotice(term="needle", path=str(root), last_path=counted[-1])
     assert survey.by_path[0].rows[0].top_file in counted
+
+
+SPELLINGS = [
+    "src",
+    "src/",
+    "./src",
+    "src//net",
+    "src/net",
+    "link",
+    ".",
+    "build",
+    "src/.hid",
+    "src/a.py",
+]
+
+
+@pytest.fixture(scope="module")
+def nested_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("nested")
+    for name in ("src/a.py", "src/net/b.py", "src/.hid/c.py", "build/d.py", "top.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("needle\n")
+    (root / "link").symlink_to("src", target_is_directory=True)
+    return root
+
+
+@FEW
+@given(st.lists(st.sampled_from(SPELLINGS), min_size=2, max_size=5))
+def test_no_line_counted_under_two_paths_without_a_note(
+    nested_tree: Path, monkeypatch: pytest.MonkeyPatch, paths: list[str]
+) -> None:
+    monkeypatch.chdir(nested_tree)
+    report = run_survey(SEARCHER, ["needle"], paths, Mode.FIXED)
+    tallies = SEARCHER.count_many([(Query(term="needle"), p) for p in paths], cap=SCAN_CAP)
+    found = [{os.path.realpath(f.path) for f in t.files} for t in tallies]
+    same = [set(n.paths) for n in report.notices if isinstance(n, SamePathNotice)]
+    nested = {(n.path, n.within) for n in report.notices if isinstance(n, NestedPathNotice)}
+    first = {os.path.realpath(p): p for p in reversed(paths)}
+
+    def noted(a: str, b: str) -> bool:
+        if any({a, b} <= group for group in same):
+            return True
+        x, y = first[os.path.realpath(a)], first[os.path.realpath(b)]
+        return (x, y) in nested or (y, x) in nested
+
+    for (i, a), (j, b) in itertools.combinations(enumerate(paths), 2):
+        if found[i] & found[j]:
+            assert noted(a, b), (a, b, report.notices)
+    # And a note names only paths that really nest (or are one).
+    for inner, outer in nested:
+        real_inner, real_outer = os.path.realpath(inner), os.path.realpath(outer)
+        assert os.path.commonpath([real_inner, real_outer]) == real_outer != real_inner
+    assert report.overall[0].matches == sum(t.matches for t in tallies)

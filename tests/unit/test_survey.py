@@ -1,8 +1,15 @@
+import itertools
+import posixpath
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import InputError
-from asrch.domain.notices import DominanceNotice
+from asrch.domain.exclusions import EXCLUDED_DIRS
+from asrch.domain.notices import DominanceNotice, NestedPathNotice, SamePathNotice
+from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
@@ -14,7 +21,13 @@ def _tally(*rows: tuple[str, int], capped: bool = False) -> Tally:
 
 def _survey(queries: list[Query], paths: list[str], tallies: list[list[Tally]]) -> SurveyReport:
     """A survey over directories."""
-    return build_survey_report(queries, paths, tallies, kinds=[PathKind.DIRECTORY] * len(paths))
+    return build_survey_report(
+        queries,
+        paths,
+        tallies,
+        kinds=[PathKind.DIRECTORY] * len(paths),
+        real_paths=[f"/r/{p}" for p in paths],
+    )
 
 
 def test_both_bounds_reported_at_once() -> None:
@@ -56,3 +69,61 @@ def test_capped_pair_marks_the_total() -> None:
         [[_tally(("a/x", 50_000), capped=True), _tally(("b/y", 1))]],
     )
     assert report.overall[0].capped and report.overall[0].matches == 50_001
+
+
+def _overlaps(*paths: str, kinds: list[PathKind] | None = None) -> list[object]:
+    real = [posixpath.normpath(posixpath.join("/r", p)) for p in paths]
+    return list(overlap_notices(paths, real, kinds or [PathKind.DIRECTORY] * len(paths)))
+
+
+def test_same_path_in_any_spelling_is_one_notice_with_every_spelling() -> None:
+    assert _overlaps("src", "./src", "src/", "docs") == [
+        SamePathNotice(paths=("src", "./src", "src/"))
+    ]
+    assert _overlaps("src", "src") == [SamePathNotice(paths=("src", "src"))]
+
+
+def test_nested_paths_one_notice_per_pair_inner_first() -> None:
+    assert _overlaps("src/net", ".", "src") == [
+        NestedPathNotice(path="src/net", within="."),
+        NestedPathNotice(path="src/net", within="src"),
+        NestedPathNotice(path="src", within="."),
+    ]
+    assert _overlaps("src", "srcs", "src-old") == []
+
+
+def test_no_notice_where_the_exclusions_keep_the_outer_walk_out() -> None:
+    assert _overlaps(".", "build", "src/node_modules/x") == []
+    assert _overlaps(".", "logs/app.log", kinds=[PathKind.DIRECTORY, PathKind.FILE]) == []
+    # A file named like an excluded directory is not excluded: `build/` matches directories.
+    assert _overlaps(".", "src/build", kinds=[PathKind.DIRECTORY, PathKind.FILE]) == [
+        NestedPathNotice(path="src/build", within=".")
+    ]
+    # Hidden paths stay: a project's .ignore may re-include them (D13).
+    assert _overlaps(".", ".github") == [NestedPathNotice(path=".github", within=".")]
+
+
+SEGMENTS = st.sampled_from(["a", "b", "build", ".h", "x.log", "..", "."])
+
+
+@given(st.lists(st.lists(SEGMENTS, max_size=3).map("/".join), min_size=1, max_size=5))
+def test_overlap_notices_match_a_brute_force_reading(spelled: list[str]) -> None:
+    paths = [p or "." for p in spelled]
+    real = [posixpath.normpath(posixpath.join("/r/w", p)) for p in paths]
+    notices = overlap_notices(paths, real, [PathKind.DIRECTORY] * len(paths))
+    same = {n.paths for n in notices if isinstance(n, SamePathNotice)}
+    nested = {(n.path, n.within) for n in notices if isinstance(n, NestedPathNotice)}
+    groups: dict[str, list[str]] = {}
+    for path, where in zip(paths, real, strict=True):
+        groups.setdefault(where, []).append(path)
+    assert same == {tuple(g) for g in groups.values() if len(g) > 1}
+    expected = set()
+    for inner, outer in itertools.permutations(groups, 2):
+        rest = posixpath.relpath(inner, outer)
+        if rest.startswith(".."):
+            continue
+        parts = rest.split("/")
+        if any(p in EXCLUDED_DIRS or p.endswith(".log") for p in parts):
+            continue
+        expected.add((groups[inner][0], groups[outer][0]))
+    assert nested == expected

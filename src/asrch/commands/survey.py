@@ -19,9 +19,11 @@ def run_survey(
     queries = [make_query(term, mode, what="--term") for term in terms]
     missing = []
     kinds: dict[str, PathKind] = {}
+    real: dict[str, str] = {}
     for path in dict.fromkeys(paths):
         try:
             kinds[path] = require_path(searcher, path)
+            real[path] = searcher.resolve(path)
         except InputError as exc:
             missing.append((path, exc))
     if len(missing) == 1:
@@ -33,4 +35,10 @@ def run_survey(
     tallies = searcher.count_many(searches, cap=SCAN_CAP)
     width = len(paths)
     grid = [tallies[i * width : (i + 1) * width] for i in range(len(queries))]
-    return build_survey_report(queries, paths, grid, kinds=[kinds[p] for p in paths])
+    return build_survey_report(
+        queries,
+        paths,
+        grid,
+        kinds=[kinds[p] for p in paths],
+        real_paths=[real[p] for p in paths],
+    )

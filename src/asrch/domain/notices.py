@@ -62,6 +62,24 @@ class DominanceNotice:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SamePathNotice:
+    """survey: one path given 2 or more times (in any spelling); each is counted."""
+
+    kind: ClassVar[str] = "same_path"
+    paths: tuple[str, ...]
+    """Every spelling given, as typed, in command-line order."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NestedPathNotice:
+    """survey: `path` lies inside `within`; lines both find are counted under each."""
+
+    kind: ClassVar[str] = "nested_path"
+    path: str
+    within: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RetentionNotice:
     kind: ClassVar[str] = "retention"
     kept: int
@@ -74,6 +92,8 @@ Notice = (
     | SkippedNotice
     | NoMatchNotice
     | DominanceNotice
+    | SamePathNotice
+    | NestedPathNotice
     | RetentionNotice
 )
 

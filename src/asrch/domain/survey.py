@@ -17,6 +17,7 @@ from asrch.domain.notices import (
     cap_notice,
     is_broad,
 )
+from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 
@@ -91,8 +92,10 @@ def build_survey_report(
     tallies: Sequence[Sequence[Tally]],
     *,
     kinds: Sequence[PathKind],
+    real_paths: Sequence[str],
 ) -> SurveyReport:
-    """`tallies[t][p]` is the search of term t in path p; `kinds[p]` what path p is."""
+    """`tallies[t][p]` is the search of term t in path p; `kinds[p]` is what path p is,
+    `real_paths[p]` where it is (absolute, symlinks resolved)."""
     overall = []
     notices: list[Notice] = []
     for query, row in zip(queries, tallies, strict=True):
@@ -125,6 +128,7 @@ def build_survey_report(
             if total.matches >= DOMINANCE_SHARE * grand:
                 percent = total.matches * 100 // grand
                 notices.append(DominanceNotice(term=total.term, percent=percent))
+    notices += overlap_notices(paths, real_paths, kinds)
     skipped = sum(t.skipped for row in tallies for t in row)
     if skipped:
         notices.append(SkippedNotice(count=skipped))

@@ -5,9 +5,11 @@ from asrch.domain.notices import (
     BroadNotice,
     CapNotice,
     DominanceNotice,
+    NestedPathNotice,
     NoMatchNotice,
     Notice,
     RetentionNotice,
+    SamePathNotice,
     ShortTermNotice,
     SkippedNotice,
 )
@@ -20,6 +22,12 @@ def _for(term: str | None) -> str:
 
 def _files(n: int) -> str:
     return "1 file" if n == 1 else f"{n} files"
+
+
+def _and(values: tuple[str, ...]) -> str:
+    """`a and b`, `a, b and c`: values as D2 quotes them."""
+    quoted = [quote(v) for v in values]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def notice_text(notice: Notice) -> str:
@@ -72,6 +80,22 @@ def notice_text(notice: Notice) -> str:
             return (
                 f"{quote(notice.term)} holds {notice.percent}% of all matching lines and "
                 "dominates the comparison; compare the other terms without it"
+            )
+        case SamePathNotice():
+            times = len(notice.paths)
+            if len(set(notice.paths)) == 1:
+                named = f"{quote(notice.paths[0])} is given {times} times"
+            else:
+                named = f"{_and(notice.paths)} are the same path"
+            return (
+                f"{named}; overall counts each path as given, so its lines count {times} "
+                "times; give it once to count each line once"
+            )
+        case NestedPathNotice():
+            return (
+                f"{quote(notice.path)} is inside {quote(notice.within)}; overall counts each "
+                "path as given, so lines both find are counted for each; drop one of the two "
+                "to count each line once"
             )
         case RetentionNotice():
             return (
