@@ -6,8 +6,10 @@ Notices are data; the renderer words them. None of them changes the exit status.
 from dataclasses import dataclass
 from typing import ClassVar
 
+from asrch.domain.boundaries import loose_edges
 from asrch.domain.counting import Tally, relative_to
 from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP
+from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 
 
@@ -37,6 +39,26 @@ class CapNotice:
 class ShortTermNotice:
     kind: ClassVar[str] = "short_term"
     term: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LooseBoundaryNotice:
+    """`--word`/`--identifier` with a term whose first (`start`) or last (`end`) character
+    is not a word character: the boundary is still demanded outside it, so a word
+    character right there (`self.x` for `self.`) hides the line."""
+
+    kind: ClassVar[str] = "loose_boundary"
+    term: str
+    mode: Mode
+    start: bool
+    end: bool
+
+
+def loose_boundary(query: Query) -> LooseBoundaryNotice | None:
+    start, end = loose_edges(query.term, query.mode)
+    if not (start or end):
+        return None
+    return LooseBoundaryNotice(term=query.term, mode=query.mode, start=start, end=end)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,6 +111,7 @@ Notice = (
     BroadNotice
     | CapNotice
     | ShortTermNotice
+    | LooseBoundaryNotice
     | SkippedNotice
     | NoMatchNotice
     | DominanceNotice
@@ -113,7 +136,8 @@ def cap_notice(
 def search_notices(
     query: Query, tally: Tally, target: str, *, directory: bool, name_term: bool = False
 ) -> list[Notice]:
-    """The notices one search of `target` earns: broad, cap, short term, skipped, no match.
+    """The notices one search of `target` earns: broad, cap, short term, loose boundary,
+    skipped, no match.
 
     `directory` says the target was a directory (walked), not a named file.
     """
@@ -128,6 +152,8 @@ def search_notices(
         notices.append(cap_notice(tally, target, directory=directory, term=term))
     if query.is_short:
         notices.append(ShortTermNotice(term=query.term))
+    if loose := loose_boundary(query):
+        notices.append(loose)
     if tally.skipped:
         notices.append(SkippedNotice(count=tally.skipped))
     if not tally.files and not name_term:

@@ -16,6 +16,7 @@ from asrch.domain.notices import (
     SkippedNotice,
     cap_notice,
     is_broad,
+    loose_boundary,
 )
 from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
@@ -121,6 +122,8 @@ def build_survey_report(
                 )
         if query.is_short:
             notices.append(ShortTermNotice(term=query.term))
+        if loose := loose_boundary(query):
+            notices.append(loose)
 
     grand = sum(t.matches for t in overall)
     if len(overall) >= 2 and grand:

@@ -1,10 +1,13 @@
 """The wording of notices (D6): each names the concrete next step."""
 
+from asrch.domain.boundaries import word_part
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
+from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BroadNotice,
     CapNotice,
     DominanceNotice,
+    LooseBoundaryNotice,
     NestedPathNotice,
     NoMatchNotice,
     Notice,
@@ -28,6 +31,27 @@ def _and(values: tuple[str, ...]) -> str:
     """`a and b`, `a, b and c`: values as D2 quotes them."""
     quoted = [quote(v) for v in values]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _loose_boundary(notice: LooseBoundaryNotice) -> str:
+    flag = f"--{notice.mode.value}"
+    kind = (
+        "a non-word character" if notice.mode is Mode.WORD else "a character outside [A-Za-z0-9_]"
+    )
+    term = notice.term
+    if notice.start and notice.end:
+        edges, where, missed = "begins and ends", "before and after it", [f"x{term}", f"{term}x"]
+    elif notice.start:
+        edges, where, missed = "begins", "before it", [f"x{term}"]
+    else:
+        edges, where, missed = "ends", "after it", [f"{term}x"]
+    part = word_part(term, notice.mode)
+    bounded = f"{flag} {quote(part)}, or " if part else ""
+    return (
+        f"{quote(term)} {edges} with {kind}, so {flag} also demands one {where} and misses "
+        f"lines like {' and '.join(quote(m) for m in missed)}; search {bounded}"
+        f"{quote(term)} without {flag}"
+    )
 
 
 def notice_text(notice: Notice) -> str:
@@ -58,6 +82,8 @@ def notice_text(notice: Notice) -> str:
                 f"short term {quote(notice.term)} also matches inside longer words; "
                 "try --identifier or --word for a bounded search"
             )
+        case LooseBoundaryNotice():
+            return _loose_boundary(notice)
         case SkippedNotice():
             return (
                 f"skipped: {notice.count} unreadable (permission denied or I/O errors); "
