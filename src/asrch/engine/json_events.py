@@ -23,6 +23,8 @@ class LineEvent(NamedTuple):
     line_number: int
     text: bytes
     is_match: bool
+    first_match: tuple[int, int] | None = None
+    """Byte offsets of the first submatch in `text` (match events only)."""
 
 
 def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
@@ -63,11 +65,13 @@ def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
             path = paths.get(raw_path)
             if path is None:
                 path = paths[raw_path] = os.fsdecode(raw_path)
+            first = data["submatches"][0] if kind == "match" and data["submatches"] else None
             yield LineEvent(
                 path=path,
                 line_number=int(data["line_number"]),
                 text=_data(data["lines"]),
                 is_match=kind == "match",
+                first_match=None if first is None else (int(first["start"]), int(first["end"])),
             )
         except (ValueError, KeyError, TypeError) as exc:
             _unreadable(type(exc).__name__)
