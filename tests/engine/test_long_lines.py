@@ -10,6 +10,7 @@ from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
 from asrch.domain.limits import LINE_CAP
 from asrch.domain.modes import Mode
+from asrch.engine.json_events import split_lines
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -44,3 +45,25 @@ def test_the_first_match_of_a_long_line_is_printed(
         assert len(shown.encode()) <= LINE_CAP
         assert "beacon" in shown, shown[:60]
         assert shown.startswith("2:[+"), "the cut is made around the match"
+
+
+@given(
+    records=st.lists(st.binary(max_size=30).map(lambda b: b.replace(b"\n", b"")), max_size=8),
+    cuts=st.lists(st.integers(1, 40), min_size=1, max_size=10),
+    trailing=st.booleans(),
+)
+def test_json_records_are_split_the_same_whatever_the_chunks(
+    records: list[bytes], cuts: list[int], trailing: bool
+) -> None:
+    """A record spanning many chunks (a long line) is joined once, never re-split."""
+    data = b"\n".join(records) + (b"\n" if trailing else b"")
+    chunks, pos = [], 0
+    for i in range(len(data)):
+        size = cuts[i % len(cuts)]
+        if pos < len(data):
+            chunks.append(data[pos : pos + size])
+            pos += size
+    expected = data.split(b"\n")
+    if expected and expected[-1] == b"":
+        expected.pop()
+    assert list(split_lines(chunks)) == expected

@@ -28,14 +28,25 @@ class LineEvent(NamedTuple):
 
 
 def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """JSON Lines: rg escapes newlines inside values, so LF ends every record."""
-    buffer = b""
+    """JSON Lines: rg escapes newlines inside values, so LF ends every record.
+
+    Only each new chunk is split: a record of a 50 MB line spans hundreds of chunks,
+    and re-splitting the growing record at every chunk took seconds.
+    """
+    pending: list[bytes] = []
     for chunk in chunks:
-        buffer += chunk
-        *complete, buffer = buffer.split(b"\n")
+        if b"\n" not in chunk:
+            pending.append(chunk)
+            continue
+        first, *complete, last = chunk.split(b"\n")
+        if pending:
+            pending.append(first)
+            first = b"".join(pending)
+        yield first
         yield from complete
-    if buffer:
-        yield buffer
+        pending = [last] if last else []
+    if pending:
+        yield b"".join(pending)
 
 
 def _data(field: dict[str, Any]) -> bytes:
