@@ -43,14 +43,16 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS[0])
 def typecheck(session: nox.Session) -> None:
-    session.install("-e", ".[test]", "mypy>=1.10,<3", "nox>=2024.4")
+    session.install("-e", ".[test]", "mypy>=1.10,<3", "nox>=2024.4", "types-jsonschema>=4.18,<5")
     session.run("mypy")
 
 
 @nox.session(python=PYTHONS[0])
 def update(session: nox.Session) -> None:
-    """After an intended change: rewrite spec outputs (both languages) and snapshots."""
+    """After an intended change: rewrite the schemas, spec outputs (both languages) and
+    snapshots."""
     session.install("-e", ".[test]")
+    session.run("python", "-m", "asrch.contract.schema", "schema")
     session.run("python", "-m", "tests.golden.update_spec")
     session.run("pytest", "-q", "tests/golden", "--snapshot-update")
 

@@ -7,8 +7,8 @@ user as a Rich panel, in colour, or as a traceback (D20).
 import os
 import signal
 import sys
-from collections.abc import Sequence
-from typing import Annotated, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Annotated, NoReturn, TypeVar
 
 from cyclopts import App, Parameter
 from cyclopts.exceptions import (
@@ -21,7 +21,7 @@ from cyclopts.exceptions import (
 )
 
 from asrch import __version__
-from asrch.domain.errors import AsrchError, ExitStatus
+from asrch.domain.errors import AsrchError, ExitStatus, InputError
 from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SHOW_CONTEXT_DEFAULT
 from asrch.domain.modes import mode_from_flags
 from asrch.domain.values import quote
@@ -33,6 +33,8 @@ from asrch.render.lines import cap_text
 # asrch many times, and start-up is most of a small search (docs/performance.md).
 
 Flag = Annotated[bool, Parameter(negative=())]
+Format = Annotated[str, Parameter(name="--format")]
+"""`--format text|json` on every command (D27), checked by `wants_json` before a search."""
 
 app = App(
     name="asrch",
@@ -50,13 +52,15 @@ def survey(
     word: Flag = False,
     identifier: Flag = False,
     regex: Flag = False,
+    output: Format = "text",
 ) -> int:
     from asrch.commands.survey import run_survey
     from asrch.render.survey import render_survey
 
+    as_json = wants_json(output)
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex, allow_regex=False)
     report = run_survey(searcher, term or [], list(paths) or ["."], mode)
-    write(sys.stdout, render_survey(report))
+    emit(report, render_survey, as_json=as_json)
     return ExitStatus.OK
 
 
@@ -69,13 +73,15 @@ def scout(
     word: Flag = False,
     identifier: Flag = False,
     regex: Flag = False,
+    output: Format = "text",
 ) -> int:
     from asrch.commands.scout import run_scout
     from asrch.render.scout import render_scout
 
+    as_json = wants_json(output)
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
     report = run_scout(searcher, query, path, mode)
-    write(sys.stdout, render_scout(report))
+    emit(report, render_scout, as_json=as_json)
     return ExitStatus.OK
 
 
@@ -90,13 +96,15 @@ def sample(
     word: Flag = False,
     identifier: Flag = False,
     regex: Flag = False,
+    output: Format = "text",
 ) -> int:
     from asrch.commands.sample import run_sample
     from asrch.render.sample import render_sample
 
+    as_json = wants_json(output)
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
     report = run_sample(searcher, query, file, mode, clusters=clusters, page=page)
-    write(sys.stdout, render_sample(report))
+    emit(report, render_sample, as_json=as_json)
     return ExitStatus.OK
 
 
@@ -111,24 +119,54 @@ def show(
     word: Flag = False,
     identifier: Flag = False,
     regex: Flag = False,
+    output: Format = "text",
 ) -> int:
     from asrch.commands.show import run_show
     from asrch.render.show import render_show
 
+    as_json = wants_json(output)
     mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
     report = run_show(searcher, query, file, mode, line=line, context=context)
-    write(sys.stdout, render_show(report))
+    emit(report, render_show, as_json=as_json)
     return ExitStatus.REFUSED if report.refused else ExitStatus.OK
 
 
 def write(stream: object, text: str) -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
-    data = cap_text(text).encode("utf-8", "backslashreplace")
+    write_bytes(stream, cap_text(text).encode("utf-8", "backslashreplace"))
+
+
+def write_bytes(stream: object, data: bytes) -> None:
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
         raise TypeError("stream has no binary buffer")
     buffer.write(data)
     buffer.flush()
+
+
+FORMATS = ("text", "json")
+Report = TypeVar("Report")
+
+
+def wants_json(output: str) -> bool:
+    """`--format`'s value, checked before any search runs."""
+    if output not in FORMATS:
+        raise InputError(f"error: --format takes text or json, got {quote(output)}")
+    return output == "json"
+
+
+def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool) -> None:
+    """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27)."""
+    if not as_json:
+        write(sys.stdout, render_text(report))
+        return
+    # Only here does asrch import pydantic: after cyclopts has parsed (see
+    # docs/performance.md), and never on the text path.
+    from asrch.contract.render import render_json
+
+    # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
+    # (docs/json.md). The text is valid UTF-8 by construction.
+    write_bytes(sys.stdout, render_json(report).encode("utf-8"))
 
 
 def _command_of(tokens: Sequence[str]) -> str | None:
