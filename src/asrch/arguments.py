@@ -39,6 +39,19 @@ class Text(NamedTuple):
     aliases: tuple[str, ...] = ()
 
 
+class Choice(NamedTuple):
+    """An option that takes one of a few words, spelled exactly (`--format text|json`)."""
+
+    words: tuple[str, ...]
+    aliases: tuple[str, ...] = ()
+
+    def read(self, name: str, text: str) -> str:
+        if text not in self.words:
+            listed = " or ".join(self.words) if len(self.words) < 3 else ", ".join(self.words)
+            raise ArgumentError(f"error: {name} takes {listed}, got {quote(text)}")
+        return text
+
+
 class WholeNumber(NamedTuple):
     """An option that takes ASCII decimal digits only (D25); its range is checked by the
     use case, which may know more (`--line` needs the file). `allowed` words the range
@@ -55,8 +68,8 @@ class WholeNumber(NamedTuple):
         return allowed_range(self.low, self.high)
 
 
-Rule = Flag | Text | WholeNumber
-_RULES = (Flag, Text, WholeNumber)
+Rule = Flag | Text | Choice | WholeNumber
+_RULES = (Flag, Text, Choice, WholeNumber)
 
 
 def allowed_range(low: int, high: int | None) -> str:
@@ -190,8 +203,11 @@ def read_command_line(grammar: Grammar, tokens: Sequence[str]) -> CommandLine:
     line = CommandLine(grammar, tuple(arguments), tuple(given))
     _check_repeats(line)
     for each in line.given:
-        if isinstance(each.option.rule, WholeNumber):
-            read_whole_number(each.option.name, each.value or "", each.option.rule)
+        rule = each.option.rule
+        if isinstance(rule, WholeNumber):
+            read_whole_number(each.option.name, each.value or "", rule)
+        elif isinstance(rule, Choice):
+            rule.read(each.option.name, each.value or "")
     _check_count(line, dashes="--" in tokens)
     return line
 
@@ -265,5 +281,5 @@ def _options_of(name: str, hint: object) -> list[Option]:
         return [o for f in base._fields for o in _options_of(f, fields[f])]
     rule = next((m for m in metadata if isinstance(m, _RULES)), None)
     if rule is None:
-        raise TypeError(f"option --{name} declares no rule (Flag, Text or WholeNumber)")
+        raise TypeError(f"option --{name} declares no rule (Flag, Text, Choice or WholeNumber)")
     return [Option("--" + name.replace("_", "-"), rule)]

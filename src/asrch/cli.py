@@ -9,13 +9,21 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, NamedTuple, NoReturn
+from typing import Annotated, NamedTuple, NoReturn, TypeVar
 
 from cyclopts import App, Parameter
 from cyclopts.exceptions import CycloptsError
 
 from asrch import __version__
-from asrch.arguments import ArgumentError, Flag, Text, WholeNumber, grammar_of, read_command_line
+from asrch.arguments import (
+    ArgumentError,
+    Choice,
+    Flag,
+    Text,
+    WholeNumber,
+    grammar_of,
+    read_command_line,
+)
 from asrch.domain.errors import AsrchError, ExitStatus
 from asrch.domain.limits import (
     SAMPLE_CLUSTERS_DEFAULT,
@@ -42,6 +50,12 @@ class CommonOptions(NamedTuple):
     word: OnOff = False
     identifier: OnOff = False
     regex: OnOff = False
+    format: Annotated[str, Choice(("text", "json"))] = "text"
+    """D27: the answer as text, or as one JSON object."""
+
+    @property
+    def as_json(self) -> bool:
+        return self.format == "json"
 
     def mode(self, *, allow_regex: bool = True) -> Mode:
         return mode_from_flags(
@@ -72,7 +86,7 @@ def survey(
 
     mode = common.mode(allow_regex=False)
     report = run_survey(searcher, term or [], list(paths) or ["."], mode)
-    write(sys.stdout, render_survey(report))
+    emit(report, render_survey, as_json=common.as_json)
     return ExitStatus.OK
 
 
@@ -82,7 +96,7 @@ def scout(query: str, path: str = ".", /, *, common: Common = DEFAULTS) -> int:
     from asrch.render.scout import render_scout
 
     report = run_scout(searcher, query, path, common.mode())
-    write(sys.stdout, render_scout(report))
+    emit(report, render_scout, as_json=common.as_json)
     return ExitStatus.OK
 
 
@@ -101,7 +115,7 @@ def sample(
 
     mode = common.mode()
     report = run_sample(searcher, query, file, mode, clusters=clusters, page=page)
-    write(sys.stdout, render_sample(report))
+    emit(report, render_sample, as_json=common.as_json)
     return ExitStatus.OK
 
 
@@ -120,7 +134,7 @@ def show(
 
     mode = common.mode()
     report = run_show(searcher, query, file, mode, line=line, context=context)
-    write(sys.stdout, render_show(report))
+    emit(report, render_show, as_json=common.as_json)
     return ExitStatus.REFUSED if report.refused else ExitStatus.OK
 
 
@@ -134,12 +148,32 @@ COMMANDS: dict[str, Callable[..., int]] = {
 
 def write(stream: object, text: str) -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
-    data = cap_text(text).encode("utf-8", "backslashreplace")
+    write_bytes(stream, cap_text(text).encode("utf-8", "backslashreplace"))
+
+
+def write_bytes(stream: object, data: bytes) -> None:
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
         raise TypeError("stream has no binary buffer")
     buffer.write(data)
     buffer.flush()
+
+
+Report = TypeVar("Report")
+
+
+def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool) -> None:
+    """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27)."""
+    if not as_json:
+        write(sys.stdout, render_text(report))
+        return
+    # Only here does asrch import pydantic: after cyclopts has parsed (see
+    # docs/performance.md), and never on the text path.
+    from asrch.contract.render import render_json
+
+    # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
+    # (docs/json.md). The text is valid UTF-8 by construction.
+    write_bytes(sys.stdout, render_json(report).encode("utf-8"))
 
 
 def _command_of(tokens: Sequence[str]) -> str | None:

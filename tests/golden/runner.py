@@ -47,13 +47,22 @@ def generators() -> dict[str, Generator]:
     return found
 
 
-def spec_pairs() -> list[tuple[Path, Path]]:
-    """(Japanese, English) files of spec/: `X.md` beside `X.en.md`."""
-    pairs = []
-    for english in sorted(SPEC_DIR.glob("*.en.md")):
-        japanese = english.with_name(english.name.removesuffix(".en.md") + ".md")
-        pairs.append((japanese, english))
-    return pairs
+def spec_pairs(spec_dir: Path = SPEC_DIR) -> list[tuple[Path, Path]]:
+    """(Japanese, English) files of spec/: `X.md` beside `X.en.md`.
+
+    A file without its partner in the other language is an error, not a file skipped.
+    """
+    japanese = {p.name.removesuffix(".md") for p in spec_dir.glob("*.md")} - {
+        p.name.removesuffix(".md") for p in spec_dir.glob("*.en.md")
+    }
+    english = {p.name.removesuffix(".en.md") for p in spec_dir.glob("*.en.md")}
+    lonely = sorted(
+        [f"{stem}.md has no {stem}.en.md" for stem in japanese - english]
+        + [f"{stem}.en.md has no {stem}.md" for stem in english - japanese]
+    )
+    if lonely:
+        raise LookupError(f"{spec_dir.name}/: " + "; ".join(lonely))
+    return [(spec_dir / f"{stem}.md", spec_dir / f"{stem}.en.md") for stem in sorted(japanese)]
 
 
 class Trees:

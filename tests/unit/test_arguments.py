@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from asrch.arguments import (
     ArgumentError,
+    Choice,
     CommandLine,
     Flag,
     Grammar,
@@ -50,7 +51,12 @@ def _error(command: str, *tokens: str) -> ArgumentError:
 
 
 def test_each_command_declares_its_arguments_and_options() -> None:
-    modes = {"--word": Flag(), "--identifier": Flag(), "--regex": Flag()}
+    common = {
+        "--word": Flag(),
+        "--identifier": Flag(),
+        "--regex": Flag(),
+        "--format": Choice(("text", "json")),
+    }
     expected: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, dict[str, object]]] = {
         "scout": (("QUERY",), ("PATH",), False, {}),
         "sample": (
@@ -73,7 +79,7 @@ def test_each_command_declares_its_arguments_and_options() -> None:
     for name, (required, optional, rest, own) in expected.items():
         grammar = GRAMMARS[name]
         assert (grammar.required, grammar.optional, grammar.rest) == (required, optional, rest)
-        assert {o.name: o.rule for o in grammar.options} == {**own, **modes}
+        assert {o.name: o.rule for o in grammar.options} == {**own, **common}
 
 
 def test_every_option_is_in_its_command_help() -> None:
@@ -139,6 +145,20 @@ def test_a_number_is_handed_on_in_its_canonical_spelling() -> None:
     assert _read("sample", "q", "f", "--page", "007", "--clusters=03").tokens() == [
         "sample", "--page=7", "--clusters=3", "--", "q", "f",
     ]  # fmt: skip
+
+
+# --- choices ---------------------------------------------------------------------
+
+
+@given(st.one_of(st.sampled_from(["text", "json", "JSON", "", " json", "yaml"]), st.text()))
+def test_a_choice_is_one_of_its_words_exactly(value: str) -> None:
+    if value in ("text", "json"):
+        assert _read("scout", "q", f"--format={value}").tokens() == [
+            "scout", f"--format={value}", "--", "q",
+        ]  # fmt: skip
+        return
+    error = _error("scout", "q", f"--format={value}")
+    assert error.message == f"error: --format takes text or json, got {quote(value)}"
 
 
 # --- flags take no value --------------------------------------------------------------
@@ -297,23 +317,30 @@ token = st.one_of(
 )  # fmt: skip
 
 
+def _gather_common(values: dict[str, object]) -> None:
+    """The options every command shares arrive as one CommonOptions."""
+    shared = {name: values.pop(name) for name in CommonOptions._fields if name in values}
+    values["common"] = CommonOptions(**shared)  # type: ignore[arg-type]
+
+
 def _values(command: str, line: CommandLine) -> dict[str, object]:
     """What the command function should receive, from asrch's own reading."""
     grammar = GRAMMARS[command]
     values: dict[str, object] = {}
-    flags: dict[str, bool] = {}
     for each in line.given:
         name = each.option.name.removeprefix("--")
         rule = each.option.rule
         if isinstance(rule, Flag):
-            flags[name] = True
+            values[name] = True
         elif isinstance(rule, WholeNumber):
             values[name] = int(each.value or "")
+        elif isinstance(rule, Choice):
+            values[name] = each.value
         else:
             terms = values.setdefault(name, [])
             assert isinstance(terms, list)
             terms.append(each.value)
-    values["common"] = CommonOptions(**flags)
+    _gather_common(values)
     named = [n.lower() for n in (*grammar.required, *grammar.optional)]
     values.update(zip(named, line.arguments, strict=False))
     if grammar.rest and line.arguments:  # an empty *paths binds nothing
@@ -359,7 +386,6 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
     pieces: list[list[str]] = []
     term_of: list[str | None] = []
     values: dict[str, object] = {}
-    flags: dict[str, bool] = {}
     for option in grammar.options:
         rule = option.rule
         times = draw(st.integers(0, 3 if isinstance(rule, Text) and rule.repeatable else 1))
@@ -368,17 +394,20 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
             if isinstance(rule, Flag):
                 pieces.append([option.name])
                 term_of.append(None)
-                flags[name] = True
+                values[name] = True
                 continue
             if isinstance(rule, WholeNumber):
                 number = draw(st.integers(0, 10**20))
                 text = "0" * draw(st.integers(0, 2)) + str(number)
                 values[name] = number
+            elif isinstance(rule, Choice):
+                text = draw(st.sampled_from(rule.words))
+                values[name] = text
             else:
                 text = draw(st.text(max_size=6))
             joined = looks_like_option(text) or draw(st.booleans())
             pieces.append([f"{option.name}={text}"] if joined else [option.name, text])
-            term_of.append(None if isinstance(rule, WholeNumber) else text)
+            term_of.append(text if isinstance(rule, Text) else None)
     low = len(grammar.required)
     high = low + len(grammar.optional) if not grammar.rest else 3
     arguments = draw(st.lists(st.text(max_size=6), min_size=low, max_size=high))
@@ -393,7 +422,7 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
     terms = [term for i in order if i < len(pieces) and (term := term_of[i]) is not None]
     if terms:  # in the order they were given
         values["term"] = terms
-    values["common"] = CommonOptions(**flags)
+    _gather_common(values)
     named = [n.lower() for n in (*grammar.required, *grammar.optional)]
     values.update(zip(named, arguments, strict=False))
     if grammar.rest and arguments:

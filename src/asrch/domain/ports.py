@@ -32,6 +32,10 @@ class Searcher(Protocol):
         """What `path` is, without opening it."""
         ...
 
+    def resolve(self, path: str) -> str:
+        """The real location of an existing `path`: absolute, symlinks resolved."""
+        ...
+
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """`count` of each (query, target), each with its own cap, results in order."""
         ...

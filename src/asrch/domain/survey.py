@@ -9,14 +9,17 @@ from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BroadNotice,
-    CapNotice,
     DominanceNotice,
     NoMatchNotice,
     Notice,
     ShortTermNotice,
     SkippedNotice,
+    cap_notice,
     is_broad,
+    loose_boundary,
 )
+from asrch.domain.overlaps import overlap_notices
+from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 
 
@@ -85,9 +88,15 @@ def _dominant(paths: Sequence[str], tallies: Sequence[Tally]) -> str | None:
 
 
 def build_survey_report(
-    queries: Sequence[Query], paths: Sequence[str], tallies: Sequence[Sequence[Tally]]
+    queries: Sequence[Query],
+    paths: Sequence[str],
+    tallies: Sequence[Sequence[Tally]],
+    *,
+    kinds: Sequence[PathKind],
+    real_paths: Sequence[str],
 ) -> SurveyReport:
-    """`tallies[t][p]` is the search of term t in path p."""
+    """`tallies[t][p]` is the search of term t in path p; `kinds[p]` is what path p is,
+    `real_paths[p]` where it is (absolute, symlinks resolved)."""
     overall = []
     notices: list[Notice] = []
     for query, row in zip(queries, tallies, strict=True):
@@ -105,10 +114,16 @@ def build_survey_report(
                     matches=total.matches, files=total.files, capped=total.capped, term=query.term
                 )
             )
-        if total.capped:
-            notices.append(CapNotice(term=query.term))
+        for path, kind, tally in zip(paths, kinds, row, strict=True):
+            if tally.capped:
+                directory = kind is PathKind.DIRECTORY
+                notices.append(
+                    cap_notice(tally, path, directory=directory, term=query.term, path=path)
+                )
         if query.is_short:
             notices.append(ShortTermNotice(term=query.term))
+        if loose := loose_boundary(query):
+            notices.append(loose)
 
     grand = sum(t.matches for t in overall)
     if len(overall) >= 2 and grand:
@@ -116,11 +131,12 @@ def build_survey_report(
             if total.matches >= DOMINANCE_SHARE * grand:
                 percent = total.matches * 100 // grand
                 notices.append(DominanceNotice(term=total.term, percent=percent))
+    notices += overlap_notices(paths, real_paths, kinds)
     skipped = sum(t.skipped for row in tallies for t in row)
     if skipped:
         notices.append(SkippedNotice(count=skipped))
     if not grand:
-        notices.append(NoMatchNotice())
+        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds))
 
     sections = []
     for index, path in enumerate(paths):

@@ -44,7 +44,9 @@ def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap:
                 more = True
                 run.stop()
                 break
-            lines.append(SourceLine(event.line_number, event.text, event.is_match))
+            lines.append(
+                SourceLine(event.line_number, event.text, event.is_match, event.first_match)
+            )
             kept += event.is_match
         skipped = run.finish()
     if not more:
@@ -122,14 +124,17 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
     return found, number - 1
 
 
-def window_matches(rg: str, query: Query, raw: list[tuple[int, bytes]]) -> set[int]:
-    """Which of the window's lines match: rg reads just those lines on stdin.
+def window_matches(
+    rg: str, query: Query, raw: list[tuple[int, bytes]]
+) -> dict[int, tuple[int, int] | None]:
+    """Which of the window's lines match (with the span of each one's first match):
+    rg reads just those lines on stdin.
 
     rg matches line by line, so a line matches on its own exactly as inside the
     file; this keeps `show --line` independent of the matches before the window.
     """
     if not raw:
-        return set()
+        return {}
     data = b"".join(text if text.endswith(b"\n") else text + b"\n" for _, text in raw)
     try:
         done = subprocess.run(
@@ -143,7 +148,7 @@ def window_matches(rg: str, query: Query, raw: list[tuple[int, bytes]]) -> set[i
     judge_exit(done.returncode, done.stderr)
     offset = raw[0][0] - 1
     events = parse_events(split_lines([done.stdout]))
-    return {offset + e.line_number for e in events if e.is_match}
+    return {offset + e.line_number: e.first_match for e in events if e.is_match}
 
 
 def read_window(rg: str, query: Query, file: str, *, line: int, context: int) -> FileWindow:
@@ -151,6 +156,6 @@ def read_window(rg: str, query: Query, file: str, *, line: int, context: int) ->
     raw, last = read_lines(file, start, end)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)
-    numbers = window_matches(rg, query, raw)
-    lines = tuple(SourceLine(n, text, n in numbers) for n, text in raw)
+    found = window_matches(rg, query, raw)
+    lines = tuple(SourceLine(n, text, n in found, found.get(n)) for n, text in raw)
     return FileWindow(lines=lines, last_line=last)

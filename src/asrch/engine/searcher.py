@@ -44,8 +44,11 @@ class RipgrepSearcher:
             return PathKind.FILE
         return PathKind.SPECIAL
 
+    def resolve(self, path: str) -> str:
+        return os.path.realpath(path)
+
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
-        """Several rg children at once: each is single-threaded under `--sort=path`."""
+        """Several counting rg children at once, one per (query, target), results in order."""
         from concurrent.futures import ThreadPoolExecutor
 
         from asrch.engine.counts import count_files
