@@ -40,10 +40,13 @@ def test_the_format_is_checked_before_anything_is_searched(corpus: Path) -> None
     )
 
 
-def test_a_format_without_its_value_is_a_usage_error(corpus: Path) -> None:
+def test_a_format_without_its_value_is_an_input_error(corpus: Path) -> None:
     run = asrch("scout", "connect", "--format", cwd=corpus)
-    assert run.status == 2 and run.out == "", run
-    assert run.err.startswith("error: missing --format for scout"), run
+    assert (run.status, run.out, run.err) == (
+        2,
+        "",
+        "error: --format needs a value; nothing follows it\n",
+    ), run
 
 
 def test_text_is_the_default_and_explicit_text_is_the_same(corpus: Path) -> None:
