@@ -1,5 +1,9 @@
-"""Sessions: tests and slow tests on every interpreter found (D23), lint, typecheck,
-update, bench."""
+"""Sessions: tests on every interpreter found (D23), the slow checks once, lint,
+typecheck, update, bench.
+
+The suite is mostly real asrch and rg processes, so it runs on every core (pytest-xdist);
+the long oracle checks (`slow`) run once, on the newest interpreter, not on each.
+"""
 
 import os
 from pathlib import Path
@@ -13,17 +17,20 @@ nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 nox.options.reuse_existing_virtualenvs = True
 
 
+PARALLEL = ("-n", "auto")
+
+
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]")
-    session.run("pytest", "-q", "-m", "not slow", *session.posargs)
+    session.run("pytest", "-q", *PARALLEL, "-m", "not slow", *session.posargs)
 
 
-@nox.session(python=PYTHONS)
+@nox.session(python=PYTHONS[-1])
 def slow(session: nox.Session) -> None:
     """The long checks (`@pytest.mark.slow`): the stdlib oracle, more random examples."""
     session.install("-e", ".[test]")
-    session.run("pytest", "-q", "-m", "slow", *session.posargs)
+    session.run("pytest", "-q", *PARALLEL, "-m", "slow", *session.posargs)
 
 
 @nox.session(python=PYTHONS[0])
@@ -36,14 +43,16 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS[0])
 def typecheck(session: nox.Session) -> None:
-    session.install("-e", ".[test]", "mypy>=1.10,<3", "nox>=2024.4")
+    session.install("-e", ".[test]", "mypy>=1.10,<3", "nox>=2024.4", "types-jsonschema>=4.18,<5")
     session.run("mypy")
 
 
 @nox.session(python=PYTHONS[0])
 def update(session: nox.Session) -> None:
-    """After an intended change: rewrite spec outputs (both languages) and snapshots."""
+    """After an intended change: rewrite the schemas, spec outputs (both languages) and
+    snapshots."""
     session.install("-e", ".[test]")
+    session.run("python", "-m", "asrch.contract.schema", "schema")
     session.run("python", "-m", "tests.golden.update_spec")
     session.run("pytest", "-q", "tests/golden", "--snapshot-update")
 

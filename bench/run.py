@@ -11,6 +11,11 @@ pydantic", the cost of the stack itself:
 - `bare floor`: `import cyclopts, pydantic`, the words taken literally; its ratio is
   printed beside (`ratio*`), so no one has to take the first choice on trust.
 
+A third floor, `cyclopts floor` (`import cyclopts` alone), is what the text path is held
+to since it imports no pydantic: `startup` reports text `scout` on the 2-file tree minus
+(that floor + rg), against a 30 ms budget. `--format json` rows repeat one search per
+command with the JSON answer, against the same baselines and floors.
+
     python -m bench.run [--repeat N] [--json PATH]
 """
 
@@ -23,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from asrch.domain.query import Query
@@ -37,6 +42,7 @@ _SCRIPT = Path(PY).parent / "asrch"
 ASRCH = [str(_SCRIPT)] if _SCRIPT.exists() else [PY, "-m", "asrch"]
 FLOOR = [PY, "-c", "import cyclopts; from pydantic import BaseModel"]
 BARE_FLOOR = [PY, "-c", "import cyclopts, pydantic"]
+CYCLOPTS_FLOOR = [PY, "-c", "import cyclopts"]
 SURVEY_TERMS = (
     "import",
     "asyncio",
@@ -159,6 +165,74 @@ def scenarios(work: Path) -> list[Scenario]:
     ]
 
 
+def json_scenarios(text: Sequence[Scenario]) -> list[Scenario]:
+    """The first scenario of each command again, answered with `--format json`."""
+    first: dict[str, Scenario] = {}
+    for scenario in text:
+        first.setdefault(scenario.asrch[len(ASRCH)], scenario)
+    return [
+        replace(
+            s,
+            name=f"{command} --format json, {s.name.partition(', ')[2] or s.name}",
+            asrch=[*ASRCH, command, "--format", "json", *s.asrch[len(ASRCH) + 1 :]],
+        )
+        for command, s in first.items()
+    ]
+
+
+STARTUP_BUDGET_MS = 30.0
+
+
+@dataclass
+class Startup:
+    """Text `scout` on the 2-file tree against `import cyclopts` + the same rg run."""
+
+    text_ms: float
+    json_ms: float
+    rg_ms: float
+    cyclopts_floor_ms: float
+    text_over_ms: float
+    """text − (cyclopts floor + rg): what asrch itself costs on the text path."""
+    json_over_ms: float
+    budget_ms: float
+    ok: bool
+
+
+def measure_startup(work: Path, repeat: int) -> Startup:
+    tiny = str(trees.tiny(work / "tiny-startup"))
+    text = [*ASRCH, "scout", "connect", tiny]
+    as_json = [*ASRCH, "scout", "--format", "json", "connect", tiny]
+    rg = rg_count("connect", tiny)
+    runs: dict[str, list[float]] = {"text": [], "json": [], "rg": [], "floor": []}
+    for _ in range(repeat):
+        for key, argv in (("text", text), ("rg", rg), ("floor", CYCLOPTS_FLOOR), ("json", as_json)):
+            runs[key].append(timed(argv).seconds * 1e3)
+    m = {key: statistics.median(times) for key, times in runs.items()}
+    over = m["text"] - m["floor"] - m["rg"]
+    return Startup(
+        m["text"],
+        m["json"],
+        m["rg"],
+        m["floor"],
+        over,
+        m["json"] - m["floor"] - m["rg"],
+        STARTUP_BUDGET_MS,
+        over <= STARTUP_BUDGET_MS,
+    )
+
+
+def startup_table(s: Startup) -> str:
+    return "\n".join(
+        [
+            f"startup, scout on 2 files: text {s.text_ms:.1f} ms, json {s.json_ms:.1f} ms, "
+            f"rg {s.rg_ms:.1f} ms, cyclopts floor {s.cyclopts_floor_ms:.1f} ms",
+            f"  text - (cyclopts floor + rg) = {s.text_over_ms:.1f} ms "
+            f"(budget <= {s.budget_ms:.0f} ms: {'yes' if s.ok else 'NO'}); "
+            f"json - (cyclopts floor + rg) = {s.json_over_ms:.1f} ms",
+        ]
+    )
+
+
 def measure(scenario: Scenario, repeat: int) -> Row:
     a, b, f, g = [], [], [], []
     for _ in range(repeat):
@@ -213,11 +287,16 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=Path("bench/results/latest.json"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="asrch-bench-") as tmp:
-        rows = [measure(s, args.repeat) for s in scenarios(Path(tmp))]
+        text = scenarios(Path(tmp))
+        rows = [measure(s, args.repeat) for s in [*text, *json_scenarios(text)]]
+        startup = measure_startup(Path(tmp), args.repeat)
     print(table(rows))
+    print(startup_table(startup))
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
-    print(f"written: {args.json}")
+    startup_json = args.json.with_name("startup.json")
+    startup_json.write_text(json.dumps(asdict(startup), indent=2) + "\n")
+    print(f"written: {args.json}, {startup_json}")
 
 
 if __name__ == "__main__":

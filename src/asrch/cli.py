@@ -1,29 +1,37 @@
 """The command line: arguments to a use case, its report to text, an exit status.
 
-cyclopts parses; asrch words every message itself, so no error ever reaches the
-user as a Rich panel, in colour, or as a traceback (D20).
+cyclopts declares the commands and binds their arguments, after `asrch.arguments` has
+read the tokens against each command's grammar; asrch words every message itself, so
+no error ever reaches the user as a Rich panel, in colour, or as a traceback (D20).
 """
 
 import os
 import signal
 import sys
-from collections.abc import Sequence
-from typing import Annotated, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Annotated, NamedTuple, NoReturn, TypeVar
 
 from cyclopts import App, Parameter
-from cyclopts.exceptions import (
-    CoercionError,
-    CycloptsError,
-    MissingArgumentError,
-    UnknownCommandError,
-    UnknownOptionError,
-    UnusedCliTokensError,
-)
+from cyclopts.exceptions import CycloptsError
 
 from asrch import __version__
+from asrch.arguments import (
+    ArgumentError,
+    Choice,
+    Flag,
+    Text,
+    WholeNumber,
+    grammar_of,
+    read_command_line,
+)
 from asrch.domain.errors import AsrchError, ExitStatus
-from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SHOW_CONTEXT_DEFAULT
-from asrch.domain.modes import mode_from_flags
+from asrch.domain.limits import (
+    SAMPLE_CLUSTERS_DEFAULT,
+    SAMPLE_CLUSTERS_MAX,
+    SHOW_CONTEXT_DEFAULT,
+    SHOW_CONTEXT_MAX,
+)
+from asrch.domain.modes import Mode, mode_from_flags
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.help import APP_HELP, COMMAND_HELP
@@ -32,7 +40,31 @@ from asrch.render.lines import cap_text
 # Each command imports its own use case and renderer when it runs: an agent calls
 # asrch many times, and start-up is most of a small search (docs/performance.md).
 
-Flag = Annotated[bool, Parameter(negative=())]
+# Each option is declared once: its type for cyclopts, its rule for asrch.arguments.
+OnOff = Annotated[bool, Parameter(negative=()), Flag()]
+
+
+class CommonOptions(NamedTuple):
+    """The options all four commands take: a field here is an option of each of them."""
+
+    word: OnOff = False
+    identifier: OnOff = False
+    regex: OnOff = False
+    format: Annotated[str, Choice(("text", "json"))] = "text"
+    """D27: the answer as text, or as one JSON object."""
+
+    @property
+    def as_json(self) -> bool:
+        return self.format == "json"
+
+    def mode(self, *, allow_regex: bool = True) -> Mode:
+        return mode_from_flags(
+            word=self.word, identifier=self.identifier, regex=self.regex, allow_regex=allow_regex
+        )
+
+
+Common = Annotated[CommonOptions, Parameter(name="*")]
+DEFAULTS = CommonOptions()
 
 app = App(
     name="asrch",
@@ -46,36 +78,25 @@ searcher = RipgrepSearcher()
 @app.command
 def survey(
     *paths: str,
-    term: Annotated[list[str] | None, Parameter(name="--term")] = None,
-    word: Flag = False,
-    identifier: Flag = False,
-    regex: Flag = False,
+    term: Annotated[list[str] | None, Text(repeatable=True)] = None,
+    common: Common = DEFAULTS,
 ) -> int:
     from asrch.commands.survey import run_survey
     from asrch.render.survey import render_survey
 
-    mode = mode_from_flags(word=word, identifier=identifier, regex=regex, allow_regex=False)
+    mode = common.mode(allow_regex=False)
     report = run_survey(searcher, term or [], list(paths) or ["."], mode)
-    write(sys.stdout, render_survey(report))
+    emit(report, render_survey, as_json=common.as_json)
     return ExitStatus.OK
 
 
 @app.command
-def scout(
-    query: str,
-    path: str = ".",
-    /,
-    *,
-    word: Flag = False,
-    identifier: Flag = False,
-    regex: Flag = False,
-) -> int:
+def scout(query: str, path: str = ".", /, *, common: Common = DEFAULTS) -> int:
     from asrch.commands.scout import run_scout
     from asrch.render.scout import render_scout
 
-    mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
-    report = run_scout(searcher, query, path, mode)
-    write(sys.stdout, render_scout(report))
+    report = run_scout(searcher, query, path, common.mode())
+    emit(report, render_scout, as_json=common.as_json)
     return ExitStatus.OK
 
 
@@ -85,18 +106,16 @@ def sample(
     file: str,
     /,
     *,
-    clusters: int = SAMPLE_CLUSTERS_DEFAULT,
-    page: int = 1,
-    word: Flag = False,
-    identifier: Flag = False,
-    regex: Flag = False,
+    clusters: Annotated[int, WholeNumber(1, SAMPLE_CLUSTERS_MAX)] = SAMPLE_CLUSTERS_DEFAULT,
+    page: Annotated[int, WholeNumber(1)] = 1,
+    common: Common = DEFAULTS,
 ) -> int:
     from asrch.commands.sample import run_sample
     from asrch.render.sample import render_sample
 
-    mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
+    mode = common.mode()
     report = run_sample(searcher, query, file, mode, clusters=clusters, page=page)
-    write(sys.stdout, render_sample(report))
+    emit(report, render_sample, as_json=common.as_json)
     return ExitStatus.OK
 
 
@@ -106,29 +125,55 @@ def show(
     file: str,
     /,
     *,
-    line: int | None = None,
-    context: int = SHOW_CONTEXT_DEFAULT,
-    word: Flag = False,
-    identifier: Flag = False,
-    regex: Flag = False,
+    line: Annotated[int | None, WholeNumber(1, allowed="1 to the file's last line")] = None,
+    context: Annotated[int, WholeNumber(0, SHOW_CONTEXT_MAX)] = SHOW_CONTEXT_DEFAULT,
+    common: Common = DEFAULTS,
 ) -> int:
     from asrch.commands.show import run_show
     from asrch.render.show import render_show
 
-    mode = mode_from_flags(word=word, identifier=identifier, regex=regex)
+    mode = common.mode()
     report = run_show(searcher, query, file, mode, line=line, context=context)
-    write(sys.stdout, render_show(report))
+    emit(report, render_show, as_json=common.as_json)
     return ExitStatus.REFUSED if report.refused else ExitStatus.OK
+
+
+COMMANDS: dict[str, Callable[..., int]] = {
+    "survey": survey,
+    "scout": scout,
+    "sample": sample,
+    "show": show,
+}
 
 
 def write(stream: object, text: str) -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
-    data = cap_text(text).encode("utf-8", "backslashreplace")
+    write_bytes(stream, cap_text(text).encode("utf-8", "backslashreplace"))
+
+
+def write_bytes(stream: object, data: bytes) -> None:
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
         raise TypeError("stream has no binary buffer")
     buffer.write(data)
     buffer.flush()
+
+
+Report = TypeVar("Report")
+
+
+def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool) -> None:
+    """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27)."""
+    if not as_json:
+        write(sys.stdout, render_text(report))
+        return
+    # Only here does asrch import pydantic: after cyclopts has parsed (see
+    # docs/performance.md), and never on the text path.
+    from asrch.contract.render import render_json
+
+    # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
+    # (docs/json.md). The text is valid UTF-8 by construction.
+    write_bytes(sys.stdout, render_json(report).encode("utf-8"))
 
 
 def _command_of(tokens: Sequence[str]) -> str | None:
@@ -139,53 +184,37 @@ def _help_for(command: str | None) -> str:
     return COMMAND_HELP[command] if command else APP_HELP
 
 
-def _usage_error(tokens: Sequence[str], exc: CycloptsError) -> tuple[str, bool]:
-    """The first stderr line for a parse error, and whether help follows it."""
-    command = _command_of(tokens)
-    where = f" for {command}" if command else ""
-    match exc:
-        case UnknownCommandError():
-            bad = (exc.unused_tokens or [tokens[0] if tokens else ""])[0]
-            kind = "option" if bad.startswith("-") else "command"
-            return f"unknown {kind}: {quote(bad)}", True
-        case UnknownOptionError():
-            bad = exc.token.keyword or exc.token.value
-            return f"unknown option: {quote(bad)}", True
-        case MissingArgumentError():
-            name = exc.argument.name if exc.argument is not None else "an argument"
-            name = name.lstrip("-").upper() if not name.startswith("--") else name
-            return f"error: missing {name}{where}; see the usage below", True
-        case UnusedCliTokensError():
-            extra = " ".join(quote(t) for t in exc.unused_tokens or [])
-            return f"error: unexpected argument{where}: {extra}; see the usage below", True
-        case CoercionError():
-            name = exc.argument.name if exc.argument is not None else "a value"
-            got = exc.token.value if exc.token is not None else ""
-            if exc.target_type is bool:
-                return f"error: {name} is a flag and takes no value, got {quote(got)}", False
-            return f"error: {name} takes a whole number, got {quote(got)}", False
-        case _:
-            return f"error: {quote(str(exc))}", True
+def _read(tokens: Sequence[str]) -> list[str]:
+    """The canonical tokens for cyclopts, or an ArgumentError in asrch's words."""
+    if not tokens:
+        raise ArgumentError("error: missing command", with_help=True)
+    command = tokens[0]
+    function = COMMANDS.get(command)
+    if function is None:
+        kind = "option" if command.startswith("-") else "command"
+        raise ArgumentError(f"unknown {kind}: {quote(command)}", with_help=True)
+    return read_command_line(grammar_of(command, function), tokens[1:]).tokens()
 
 
 def run(tokens: Sequence[str]) -> int:
     before_dashes = list(tokens[: tokens.index("--")]) if "--" in tokens else list(tokens)
-    if not tokens:
-        write(sys.stderr, "error: missing command\n" + APP_HELP)
-        return ExitStatus.INPUT
     if "-h" in before_dashes or "--help" in before_dashes:
         write(sys.stdout, _help_for(_command_of(tokens)))
         return ExitStatus.OK
-    if tokens[0] == "--version":
+    if tokens and tokens[0] == "--version":
         write(sys.stdout, f"asrch {__version__}\n")
         return ExitStatus.OK
     try:
-        result = app(list(tokens), exit_on_error=False, print_error=False, help_on_error=False)
-    except CycloptsError as exc:
-        first, with_help = _usage_error(tokens, exc)
-        text = first + "\n" + (_help_for(_command_of(tokens)) if with_help else "")
-        write(sys.stderr, text)
+        canonical = _read(tokens)
+    except ArgumentError as exc:
+        usage = _help_for(_command_of(tokens)) if exc.with_help else ""
+        write(sys.stderr, exc.message + "\n" + usage)
         return ExitStatus.INPUT
+    try:
+        result = app(canonical, exit_on_error=False, print_error=False, help_on_error=False)
+    except CycloptsError as exc:
+        # The grammar accepted what cyclopts refuses: the two disagree, a bug in asrch.
+        raise RuntimeError(f"cyclopts refused {canonical!r}: {exc}") from exc
     return int(result)
 
 

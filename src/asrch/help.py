@@ -13,6 +13,7 @@ commands:
   show     one term in one file: up to 20 matches with context, or --line N
 
 protocol: survey -> scout -> sample -> show --line
+output: text; `asrch COMMAND --format json ...` prints one JSON object instead
 
 options:
   -h, --help   show this help (or `asrch COMMAND --help`)
@@ -22,6 +23,8 @@ exit status: 0 results (zero matches too), 2 input error,
   3 show refused a broad search, 4 ripgrep failed, 70 internal error,
   130 interrupted
 """
+
+FORMAT = "  --format F    text (default) or json: one JSON object, the same numbers"
 
 MODES = """\
 modes (mutually exclusive; default: fixed-string substring, case-sensitive):
@@ -35,6 +38,9 @@ usage: asrch scout [MODE] QUERY [PATH]
 Count the lines matching QUERY under PATH (default .) and show where they are:
 the top 5 directories and top 5 files, paths relative to PATH. The scan stops
 at 50000 matching lines and says `at least`.
+
+options:
+{FORMAT}
 
 {MODES}
 
@@ -55,6 +61,7 @@ Clusters are paged in file order; only the first 5000 matches are clustered.
 options:
   --clusters N  clusters per page, 1-5 (default 3)
   --page N      page to print, 1 or more (default 1); past the end: empty page
+{FORMAT}
 
 {MODES}
 
@@ -74,6 +81,7 @@ With --line N: only the lines around N (matches marked `:`), never refused.
 options:
   --line N      the window around line N, 1 to the file's last line
   --context N   lines before and after, 0-5 (default 2)
+{FORMAT}
 
 {MODES}
 
@@ -83,13 +91,16 @@ examples:
   asrch show hit samples/clusters.txt --line 16 --context 3
 """
 
-SURVEY_HELP = """\
+SURVEY_HELP = f"""\
 usage: asrch survey [--word | --identifier] --term T [--term T ...] [PATH ...]
 
 Compare up to 12 terms across up to 8 paths (default .): per term the matching
 lines, files and the dominant path; per path the terms that matched there, with
 the file holding most of them. No match bodies. Every term x path pair is its own
 search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice.
+
+options:
+{FORMAT}
 
 modes (mutually exclusive; default: fixed-string substring, case-sensitive):
   --word        fixed string with word boundaries

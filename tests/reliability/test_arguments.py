@@ -1,11 +1,14 @@
-"""Random command lines: terms, modes, numbers and paths (hypothesis).
+"""Random command lines: terms, modes, numbers, paths, and tokens in any order (hypothesis).
 
 Whatever the arguments: no traceback, a documented exit status, valid UTF-8 within
 800 bytes a line, the same bytes on a second run, and an input error is one
-`error:` line (or `unknown …` and the help). Each fast test is bounded to a few
+`error:` line (or `unknown …` and the help), never in cyclopts' words. Numbers are
+ASCII digits read exactly (D25). Each fast test is bounded to a few
 dozen examples (a run costs ~0.3 s); the `slow` twins try more.
 """
 
+import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from asrch.domain.values import quote
 from tests.reliability.helpers import Run, asrch, asrch_many, check_invariants, field
 
 FILE_LINES = 30
@@ -89,12 +93,14 @@ def test_random_terms_more(tree: Path, command: str, mode: list[str], term: str)
     _terms_body(tree)(command, mode, term)
 
 
-NUMBER_OPTIONS: dict[str, tuple[str, Callable[[int], bool]]] = {
-    "--clusters": ("sample", lambda n: 1 <= n <= 5),
-    "--page": ("sample", lambda n: n >= 1),
-    "--line": ("show", lambda n: 1 <= n <= FILE_LINES),
-    "--context": ("show", lambda n: 0 <= n <= 5),
+NUMBER_OPTIONS: dict[str, tuple[str, Callable[[int], bool], str]] = {
+    "--clusters": ("sample", lambda n: 1 <= n <= 5, "1-5"),
+    "--page": ("sample", lambda n: n >= 1, "1 or more"),
+    "--line": ("show", lambda n: 1 <= n <= FILE_LINES, "1 to the file's last line"),
+    "--context": ("show", lambda n: 0 <= n <= 5, "0-5"),
 }
+ASCII_DIGITS = re.compile(r"[0-9]+")
+MOST_DIGITS = sys.get_int_max_str_digits()
 numbers = st.one_of(
     st.integers(-10, 40),
     st.integers(-(10**30), 10**30),
@@ -102,38 +108,130 @@ numbers = st.one_of(
 )
 junk = st.one_of(
     st.text(_ARGV_TEXT, max_size=10),
-    st.sampled_from(["", " ", "1.5", "1e3", "abc", "--", "-", "0x3", "NaN", "inf", "3,4"]),
-)
+    st.sampled_from(
+        ["", " ", "1.5", "3.5", "5.9", "1e3", "1e1", "abc", "--", "-", "0x3", "0x10", "1_6",
+         "+3", "-1", "１", "٣", "NaN", "inf", "3,4", "03", "0005", "9" * (MOST_DIGITS + 1),
+         "0" * 5000 + "2"]
+    ),
+)  # fmt: skip
 
 
-def _numbers_body(tree: Path) -> Callable[[str, int | str], None]:
-    def body(option: str, value: int | str) -> None:
-        command, allowed = NUMBER_OPTIONS[option]
+NUMBER_CASES = {
+    "option": st.sampled_from(sorted(NUMBER_OPTIONS)),
+    "value": st.one_of(numbers, junk),
+    "joined": st.booleans(),
+}
+
+
+def _check_number_used(run: Run, option: str, number: int) -> None:
+    """The answer used the number as given: no rounding, no other base."""
+    if option == "--page":
+        assert field(run.out, "page").startswith(f"{number}/"), str(run)
+    elif option == "--clusters":
+        headers = [ln for ln in run.out.splitlines() if ln.startswith("== ")]
+        assert len(headers) == min(number, int(field(run.out, "clusters"))), str(run)
+    else:
+        assert field(run.out, option.removeprefix("--")) == str(number), str(run)
+
+
+def _numbers_body(tree: Path) -> Callable[[str, int | str, bool], None]:
+    def body(option: str, value: int | str, joined: bool) -> None:
+        """D25: digits 0-9 only, read exactly; anything else names the value as typed."""
+        command, allowed, words = NUMBER_OPTIONS[option]
+        text = str(value)
+        spelled = [f"{option}={text}"] if joined or text.startswith("-") else [option, text]
         # "line 1" matches 11 lines: few enough for show to print them.
-        run = asrch(command, f"{option}={value}", "line 1", "f.txt", cwd=tree)
+        run = asrch(command, *spelled, "line 1", "f.txt", cwd=tree)
         check_invariants(run)
-        if isinstance(value, int):
-            want = 0 if allowed(value) else 2
-            assert run.status == want, str(run)
-            if want == 2:
-                assert option in run.err.splitlines()[0]
+        first = run.err.split("\n")[0]
+        if not ASCII_DIGITS.fullmatch(text):
+            assert run.status == 2, str(run)
+            want = f"error: {option} takes digits 0-9 only, got {quote(text)}; allowed: {words}"
+            assert first == want, str(run)
+        elif len(text.lstrip("0")) > MOST_DIGITS:
+            assert run.status == 2, str(run)
+            assert first.startswith(f"error: {option} has {len(text.lstrip('0'))} digits"), first
         else:
-            assert run.status in (0, 2), str(run)
+            number = int(text.lstrip("0") or "0")  # Python reads no more digits than that
+            status = 0 if allowed(number) else 2
+            assert run.status == status, str(run)
+            if status == 2:
+                assert first.startswith(f"error: {option} {number} is out of range"), first
+            else:
+                _check_number_used(run, option, number)
 
     return body
 
 
 @FAST
-@given(option=st.sampled_from(sorted(NUMBER_OPTIONS)), value=st.one_of(numbers, junk))
-def test_numbers_out_of_range(tree: Path, option: str, value: int | str) -> None:
-    _numbers_body(tree)(option, value)
+@given(**NUMBER_CASES)
+def test_numbers_are_digits_read_exactly(
+    tree: Path, option: str, value: int | str, joined: bool
+) -> None:
+    _numbers_body(tree)(option, value, joined)
 
 
 @pytest.mark.slow
 @SLOW
-@given(option=st.sampled_from(sorted(NUMBER_OPTIONS)), value=st.one_of(numbers, junk))
-def test_numbers_out_of_range_more(tree: Path, option: str, value: int | str) -> None:
-    _numbers_body(tree)(option, value)
+@given(**NUMBER_CASES)
+def test_numbers_are_digits_read_exactly_more(
+    tree: Path, option: str, value: int | str, joined: bool
+) -> None:
+    _numbers_body(tree)(option, value, joined)
+
+
+# Tokens of every kind, for lines in any order: each command's options (and the
+# others'), flags with values, numbers good and bad, `--`, option-like values, paths.
+LINE_TOKENS = [
+    "--word", "--identifier", "--regex", "--word=yes", "--regex=1", "--identifier=",
+    "--term", "--term=needle", "--term=-e", "--clusters", "--clusters=2", "--clusters=5.9",
+    "--page", "--page=2.7", "--line", "--line=3", "--line=0x10", "--context", "--context=1",
+    "--format", "--format=json", "--format=yaml", "json",
+    "--", "-e", "-", "-5", "--bogus", "--files", "3", "03", "3.5", "１", "",
+    "needle", "line 1", "f.txt", "sub", "sub/g.txt", ".", "missing",
+]  # fmt: skip
+ALWAYS_WRONG = {
+    "--word=yes", "--regex=1", "--identifier=", "--format=yaml", "--bogus", "--files", "-e",
+}  # fmt: skip
+"""Before `--`, each of these makes any line an input error, wherever it stands."""
+FLAGS = ("--word", "--identifier", "--regex")
+CYCLOPTS_WORDING = re.compile(r"Parameter|multiple times|Invalid value|[Cc]yclopts|Usage:|[╭│╰]")
+
+line_tokens = st.lists(
+    st.one_of(st.sampled_from(LINE_TOKENS), st.text(_ARGV_TEXT, max_size=6)), max_size=8
+)
+
+
+def _lines_body(tree: Path) -> Callable[[str, list[str]], None]:
+    def body(command: str, tokens: list[str]) -> None:
+        run = asrch(command, *tokens, cwd=tree)
+        check_invariants(run, frozenset({0, 2, 3}))
+        assert not CYCLOPTS_WORDING.search(run.err), str(run)
+        options = tokens[: tokens.index("--")] if "--" in tokens else tokens
+        if ALWAYS_WRONG & set(options) or any(options.count(f) > 1 for f in FLAGS):
+            assert run.status == 2, str(run)
+        if run.status == 0:  # an answer, as text or as one JSON object
+            text = run.out.startswith(f"{command}:\n")
+            assert text or run.out.startswith('{"schema_version":"1",'), str(run)
+        if run.status == 3:
+            assert command == "show", str(run)
+
+    return body
+
+
+@FAST
+@given(command=commands, tokens=line_tokens)
+def test_random_command_lines(tree: Path, command: str, tokens: list[str]) -> None:
+    """D20 over lines in any order: an answer, a refusal, or one input error in asrch's
+    words; never a traceback, cyclopts' wording or an undocumented status."""
+    _lines_body(tree)(command, tokens)
+
+
+@pytest.mark.slow
+@SLOW
+@given(command=commands, tokens=line_tokens)
+def test_random_command_lines_more(tree: Path, command: str, tokens: list[str]) -> None:
+    _lines_body(tree)(command, tokens)
 
 
 PATHS = {

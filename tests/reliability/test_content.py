@@ -32,8 +32,9 @@ CONTENT: dict[str, bytes] = {
     "huge.txt": b"x" * HUGE + b" needle\n",
     "no-final-newline.txt": b"first\nneedle at the end",
     "controls.txt": b"needle \x1b[31mred\x1b[0m \x07 \x7f \xc2\x85 \xe2\x80\xa8 \x0b\x0c end\n",
-    # The 800-byte cut lands at each of the three offsets inside a 3-byte character.
-    "japanese.txt": b"".join(("a" * k + JP * 60 + " needle\n").encode() for k in range(3)),
+    # The 800-byte cut lands at each of the three offsets inside a 3-byte character
+    # (the match is in the head of the line, so the line keeps its head).
+    "japanese.txt": b"".join(("needle " + "a" * k + JP * 60 + "\n").encode() for k in range(3)),
     "empty.txt": b"",
 }
 MATCHING_LINES = {
@@ -52,6 +53,7 @@ BINARY: dict[str, bytes] = {
     "late-nul.dat": b"needle\n" * 30_000 + b"\0needle\n",
 }
 MARKER = re.compile(r"…\[\+(\d+) bytes\]$")
+LEFT_MARKER = re.compile(r"^\[\+(\d+) bytes\]…")
 
 
 @pytest.fixture(scope="module")
@@ -68,14 +70,24 @@ def _body(run: Run, fields: int) -> list[str]:
 
 
 def _check_cut(line: str, full: bytes) -> None:
-    """`line` is `full` cut to 800 bytes on a character boundary, marked with the rest."""
-    data = line.encode()
-    assert len(data) <= LINE_CAP
-    found = MARKER.search(line)
-    assert found, line[-80:]
-    head = line[: found.start()].encode()
-    assert full.startswith(head)
-    assert len(head) + int(found.group(1)) == len(full), "the marker miscounts the cut"
+    """`line` is `full` (`N:` and the line) cut to 800 bytes on character boundaries, each
+    cut side marked with the bytes it left out; a matching line keeps `needle` in view."""
+    assert len(line.encode()) <= LINE_CAP
+    prefix = re.match(rb"\d+[:-]", full)
+    assert prefix, full[:20]
+    raw = full[prefix.end() :]
+    assert line.startswith(prefix.group().decode())
+    body = line[prefix.end() :]
+    left = LEFT_MARKER.match(body)
+    start = int(left.group(1)) if left else 0
+    body = body[left.end() :] if left else body
+    right = MARKER.search(body)
+    end = len(raw) - int(right.group(1)) if right else len(raw)
+    body = body[: right.start()] if right else body
+    assert left or right, line[-80:]
+    assert body.encode() == raw[start:end], "the markers miscount the cut"
+    if full[prefix.end() - 1 : prefix.end()] == b":" and b"needle" in raw:
+        assert "needle" in body, "the match is cut away"
 
 
 def test_scout_counts_text_and_skips_binary(tree: Path) -> None:

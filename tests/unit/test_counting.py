@@ -53,14 +53,17 @@ def test_top_n_limit() -> None:
 def test_notices() -> None:
     query = Query(term="connect", mode=Mode.FIXED)
     broad = Tally(files=_files(("./a", 1001)))
-    assert any(isinstance(n, BroadNotice) for n in search_notices(query, broad))
+    assert any(
+        isinstance(n, BroadNotice) for n in search_notices(query, broad, ".", directory=True)
+    )
     wide = Tally(files=_files(*((f"./f{i}", 1) for i in range(101))))
-    assert any(isinstance(n, BroadNotice) for n in search_notices(query, wide))
+    assert any(isinstance(n, BroadNotice) for n in search_notices(query, wide, ".", directory=True))
     edge = Tally(files=_files(("./a", 1000)))
-    assert search_notices(query, edge) == []
+    assert search_notices(query, edge, ".", directory=True) == []
     capped = Tally(files=_files(("./a", 50_000)), capped=True)
-    assert any(isinstance(n, CapNotice) for n in search_notices(query, capped))
-    assert search_notices(query, Tally()) == [NoMatchNotice()]
+    assert any(isinstance(n, CapNotice) for n in search_notices(query, capped, ".", directory=True))
+    assert search_notices(query, Tally(), ".", directory=True) == [NoMatchNotice(directory=True)]
+    assert search_notices(query, Tally(), ".", directory=False) == [NoMatchNotice(directory=False)]
 
 
 def _naive_top_files(files: list[FileCount], target: str, limit: int) -> list[tuple[str, int]]:

@@ -1,14 +1,33 @@
+import itertools
+import posixpath
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import InputError
-from asrch.domain.notices import DominanceNotice
+from asrch.domain.exclusions import EXCLUDED_DIRS
+from asrch.domain.notices import DominanceNotice, NestedPathNotice, SamePathNotice
+from asrch.domain.overlaps import overlap_notices
+from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
-from asrch.domain.survey import build_survey_report, check_survey_size
+from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
 
 
 def _tally(*rows: tuple[str, int], capped: bool = False) -> Tally:
     return Tally(files=tuple(FileCount(path=p, matches=n) for p, n in rows), capped=capped)
+
+
+def _survey(queries: list[Query], paths: list[str], tallies: list[list[Tally]]) -> SurveyReport:
+    """A survey over directories."""
+    return build_survey_report(
+        queries,
+        paths,
+        tallies,
+        kinds=[PathKind.DIRECTORY] * len(paths),
+        real_paths=[f"/r/{p}" for p in paths],
+    )
 
 
 def test_both_bounds_reported_at_once() -> None:
@@ -24,7 +43,7 @@ def test_dominant_path_ties_to_the_earliest_and_dash_for_none() -> None:
         [_tally(("a/x", 2)), _tally(("b/y", 2))],
         [Tally(), Tally()],
     ]
-    report = build_survey_report(queries, ["a", "b"], tallies)
+    report = _survey(queries, ["a", "b"], tallies)
     assert report.overall[0].dominant_path == "a"
     assert report.overall[1].dominant_path is None
     assert [len(s.rows) for s in report.by_path] == [1, 1]
@@ -32,23 +51,79 @@ def test_dominant_path_ties_to_the_earliest_and_dash_for_none() -> None:
 
 def test_dominance_at_exactly_80_percent() -> None:
     queries = [Query(term="alpha"), Query(term="omega")]
-    at = build_survey_report(queries, ["."], [[_tally(("./x", 8))], [_tally(("./y", 2))]])
+    at = _survey(queries, ["."], [[_tally(("./x", 8))], [_tally(("./y", 2))]])
     assert DominanceNotice(term="alpha", percent=80) in at.notices
-    below = build_survey_report(queries, ["."], [[_tally(("./x", 79))], [_tally(("./y", 21))]])
+    below = _survey(queries, ["."], [[_tally(("./x", 79))], [_tally(("./y", 21))]])
     assert not any(isinstance(n, DominanceNotice) for n in below.notices)
 
 
 def test_top_file_is_relative_and_ties_by_path() -> None:
-    report = build_survey_report(
-        [Query(term="alpha")], ["src"], [[_tally(("src/b.py", 3), ("src/a.py", 3))]]
-    )
+    report = _survey([Query(term="alpha")], ["src"], [[_tally(("src/b.py", 3), ("src/a.py", 3))]])
     assert report.by_path[0].rows[0].top_file == "a.py"
 
 
 def test_capped_pair_marks_the_total() -> None:
-    report = build_survey_report(
+    report = _survey(
         [Query(term="alpha")],
         ["a", "b"],
         [[_tally(("a/x", 50_000), capped=True), _tally(("b/y", 1))]],
     )
     assert report.overall[0].capped and report.overall[0].matches == 50_001
+
+
+def _overlaps(*paths: str, kinds: list[PathKind] | None = None) -> list[object]:
+    real = [posixpath.normpath(posixpath.join("/r", p)) for p in paths]
+    return list(overlap_notices(paths, real, kinds or [PathKind.DIRECTORY] * len(paths)))
+
+
+def test_same_path_in_any_spelling_is_one_notice_with_every_spelling() -> None:
+    assert _overlaps("src", "./src", "src/", "docs") == [
+        SamePathNotice(paths=("src", "./src", "src/"))
+    ]
+    assert _overlaps("src", "src") == [SamePathNotice(paths=("src", "src"))]
+
+
+def test_nested_paths_one_notice_per_pair_inner_first() -> None:
+    assert _overlaps("src/net", ".", "src") == [
+        NestedPathNotice(path="src/net", within="."),
+        NestedPathNotice(path="src/net", within="src"),
+        NestedPathNotice(path="src", within="."),
+    ]
+    assert _overlaps("src", "srcs", "src-old") == []
+
+
+def test_no_notice_where_the_exclusions_keep_the_outer_walk_out() -> None:
+    assert _overlaps(".", "build", "src/node_modules/x") == []
+    assert _overlaps(".", "logs/app.log", kinds=[PathKind.DIRECTORY, PathKind.FILE]) == []
+    # A file named like an excluded directory is not excluded: `build/` matches directories.
+    assert _overlaps(".", "src/build", kinds=[PathKind.DIRECTORY, PathKind.FILE]) == [
+        NestedPathNotice(path="src/build", within=".")
+    ]
+    # Hidden paths stay: a project's .ignore may re-include them (D13).
+    assert _overlaps(".", ".github") == [NestedPathNotice(path=".github", within=".")]
+
+
+SEGMENTS = st.sampled_from(["a", "b", "build", ".h", "x.log", "..", "."])
+
+
+@given(st.lists(st.lists(SEGMENTS, max_size=3).map("/".join), min_size=1, max_size=5))
+def test_overlap_notices_match_a_brute_force_reading(spelled: list[str]) -> None:
+    paths = [p or "." for p in spelled]
+    real = [posixpath.normpath(posixpath.join("/r/w", p)) for p in paths]
+    notices = overlap_notices(paths, real, [PathKind.DIRECTORY] * len(paths))
+    same = {n.paths for n in notices if isinstance(n, SamePathNotice)}
+    nested = {(n.path, n.within) for n in notices if isinstance(n, NestedPathNotice)}
+    groups: dict[str, list[str]] = {}
+    for path, where in zip(paths, real, strict=True):
+        groups.setdefault(where, []).append(path)
+    assert same == {tuple(g) for g in groups.values() if len(g) > 1}
+    expected = set()
+    for inner, outer in itertools.permutations(groups, 2):
+        rest = posixpath.relpath(inner, outer)
+        if rest.startswith(".."):
+            continue
+        parts = rest.split("/")
+        if any(p in EXCLUDED_DIRS or p.endswith(".log") for p in parts):
+            continue
+        expected.add((groups[inner][0], groups[outer][0]))
+    assert nested == expected

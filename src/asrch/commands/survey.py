@@ -6,7 +6,7 @@ from asrch.commands.checks import require_path
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.modes import Mode
-from asrch.domain.ports import Searcher
+from asrch.domain.ports import PathKind, Searcher
 from asrch.domain.query import make_query
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
 
@@ -17,9 +17,12 @@ def run_survey(
     check_survey_size(terms, paths)
     queries = [make_query(term, mode, what="--term") for term in terms]
     missing = []
+    kinds: dict[str, PathKind] = {}
+    real: dict[str, str] = {}
     for path in dict.fromkeys(paths):
         try:
-            require_path(searcher, path)
+            kinds[path] = require_path(searcher, path)
+            real[path] = searcher.resolve(path)
         except InputError as exc:
             missing.append((path, exc))
     if len(missing) == 1:
@@ -31,4 +34,10 @@ def run_survey(
     tallies = searcher.count_many(searches, cap=SCAN_CAP)
     width = len(paths)
     grid = [tallies[i * width : (i + 1) * width] for i in range(len(queries))]
-    return build_survey_report(queries, paths, grid)
+    return build_survey_report(
+        queries,
+        paths,
+        grid,
+        kinds=[kinds[p] for p in paths],
+        real_paths=[real[p] for p in paths],
+    )

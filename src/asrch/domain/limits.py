@@ -33,3 +33,6 @@ CLUSTER_GAP = 2
 
 LINE_CAP = 800
 """Bytes in any output line, marker included (D8)."""
+
+MATCH_LEAD = 200
+"""Printed bytes kept before the first match when a long line is cut around it (D8)."""

@@ -3,6 +3,9 @@
 from dataclasses import dataclass
 from typing import NamedTuple
 
+Span = tuple[int, int]
+"""A match's byte offsets in its line, start and end, as rg's `--json` submatches give."""
+
 
 class SourceLine(NamedTuple):
     """One line of the searched file; `text` keeps the raw bytes, line ending included.
@@ -13,6 +16,9 @@ class SourceLine(NamedTuple):
     number: int
     text: bytes
     is_match: bool
+    first_match: Span | None = None
+    """Where the line's first match is; a long line is cut around it (D8). None for a
+    context line, and for a match whose offsets the engine did not get."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -42,6 +42,10 @@ class Searcher(Protocol):
         """What `path` is, and whether it can be read; a FIFO or device is never opened."""
         ...
 
+    def resolve(self, path: str) -> str:
+        """The real location of an existing `path`: absolute, symlinks resolved."""
+        ...
+
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """`count` of each (query, target), each with its own cap, results in order."""
         ...

@@ -15,8 +15,17 @@ class Query:
 
     @property
     def is_short(self) -> bool:
-        """A plain fixed-string term short enough to hit inside other words (D14)."""
-        return self.mode is Mode.FIXED and len(self.term) <= SHORT_TERM
+        """A plain fixed-string term short enough to hit inside other words (D14).
+
+        Only a term with a letter or a digit: the bounded modes would change what a
+        term of punctuation means (`--word "->"` demands word boundaries around it),
+        not just where it may match.
+        """
+        return (
+            self.mode is Mode.FIXED
+            and len(self.term) <= SHORT_TERM
+            and any(char.isalnum() for char in self.term)
+        )
 
 
 def has_unescaped_pipe(pattern: str) -> bool:

@@ -72,7 +72,7 @@ def build_sample_report(
         capped=scan.capped,
         skipped=scan.skipped,
     )
-    notices = search_notices(query, tally)
+    notices = search_notices(query, tally, file, directory=False)
     if scan.matches > scan.kept:
         notices.append(RetentionNotice(kept=scan.kept))
     return SampleReport(

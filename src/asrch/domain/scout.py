@@ -20,7 +20,8 @@ class ScoutReport:
     notices: tuple[Notice, ...]
 
 
-def build_scout_report(query: Query, path: str, tally: Tally) -> ScoutReport:
+def build_scout_report(query: Query, path: str, tally: Tally, *, directory: bool) -> ScoutReport:
+    """`directory`: the path is a directory (walked), not a named file."""
     return ScoutReport(
         query=query,
         path=path,
@@ -29,5 +30,5 @@ def build_scout_report(query: Query, path: str, tally: Tally) -> ScoutReport:
         capped=tally.capped,
         top_directories=top_directories(tally.files, path, TOP_N),
         top_files=top_files(tally.files, path, TOP_N),
-        notices=tuple(search_notices(query, tally)),
+        notices=tuple(search_notices(query, tally, path, directory=directory)),
     )

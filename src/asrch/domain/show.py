@@ -6,7 +6,7 @@ from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.lines import FileScan, FileWindow, SourceLine
-from asrch.domain.notices import Notice, SkippedNotice, search_notices
+from asrch.domain.notices import Notice, SkippedNotice, loose_boundary, search_notices
 from asrch.domain.query import Query
 from asrch.domain.sample import Snippet
 
@@ -45,7 +45,7 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         capped=scan.capped,
         skipped=scan.skipped,
     )
-    notices = tuple(search_notices(query, tally))
+    notices = tuple(search_notices(query, tally, file, directory=False))
     refused = scan.capped or scan.matches > SHOW_MAX_MATCHES
     snippets: tuple[Snippet, ...] = ()
     if not refused:
@@ -70,7 +70,11 @@ def build_line_report(
     """The lines around `line`, matches marked; never refused for the match count."""
     by_number = {ln.number: ln for ln in window.lines}
     windows = merge_windows([line], context, context, last=window.last_line)
-    notices: tuple[Notice, ...] = (SkippedNotice(count=window.skipped),) if window.skipped else ()
+    notices: list[Notice] = []
+    if loose := loose_boundary(query):
+        notices.append(loose)
+    if window.skipped:
+        notices.append(SkippedNotice(count=window.skipped))
     return ShowReport(
         query=query,
         file=file,
@@ -79,5 +83,5 @@ def build_line_report(
         line=line,
         last_line=window.last_line,
         snippets=_snippets(windows, by_number),
-        notices=notices,
+        notices=tuple(notices),
     )

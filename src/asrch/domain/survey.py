@@ -10,14 +10,17 @@ from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BinaryNotice,
     BroadNotice,
-    CapNotice,
     DominanceNotice,
     NoMatchNotice,
     Notice,
     ShortTermNotice,
     SkippedNotice,
+    cap_notice,
     is_broad,
+    loose_boundary,
 )
+from asrch.domain.overlaps import overlap_notices
+from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 
 
@@ -86,7 +89,8 @@ def _dominant(paths: Sequence[str], tallies: Sequence[Tally]) -> str | None:
 
 
 def _distinct(paths: Sequence[str]) -> list[int]:
-    """The index of each path's first appearance: a path given twice is one tree."""
+    """The index of each path's first appearance: a path given twice (in any spelling:
+    `paths` are real locations) is one tree."""
     first: dict[str, int] = {}
     for index, path in enumerate(paths):
         first.setdefault(path, index)
@@ -94,9 +98,15 @@ def _distinct(paths: Sequence[str]) -> list[int]:
 
 
 def build_survey_report(
-    queries: Sequence[Query], paths: Sequence[str], tallies: Sequence[Sequence[Tally]]
+    queries: Sequence[Query],
+    paths: Sequence[str],
+    tallies: Sequence[Sequence[Tally]],
+    *,
+    kinds: Sequence[PathKind],
+    real_paths: Sequence[str],
 ) -> SurveyReport:
-    """`tallies[t][p]` is the search of term t in path p."""
+    """`tallies[t][p]` is the search of term t in path p; `kinds[p]` is what path p is,
+    `real_paths[p]` where it is (absolute, symlinks resolved)."""
     overall = []
     notices: list[Notice] = []
     for query, row in zip(queries, tallies, strict=True):
@@ -114,10 +124,16 @@ def build_survey_report(
                     matches=total.matches, files=total.files, capped=total.capped, term=query.term
                 )
             )
-        if total.capped:
-            notices.append(CapNotice(term=query.term))
+        for path, kind, tally in zip(paths, kinds, row, strict=True):
+            if tally.capped:
+                directory = kind is PathKind.DIRECTORY
+                notices.append(
+                    cap_notice(tally, path, directory=directory, term=query.term, path=path)
+                )
         if query.is_short:
             notices.append(ShortTermNotice(term=query.term))
+        if loose := loose_boundary(query):
+            notices.append(loose)
 
     grand = sum(t.matches for t in overall)
     if len(overall) >= 2 and grand:
@@ -125,15 +141,16 @@ def build_survey_report(
             if total.matches >= DOMINANCE_SHARE * grand:
                 percent = total.matches * 100 // grand
                 notices.append(DominanceNotice(term=total.term, percent=percent))
+    notices += overlap_notices(paths, real_paths, kinds)
     skipped = sum(t.skipped for row in tallies for t in row)
     if skipped:
         notices.append(SkippedNotice(count=skipped))
     # The binary files under a path are the same whatever the term: counted once a path.
-    binary = sum(max((row[i].binary for row in tallies), default=0) for i in _distinct(paths))
+    binary = sum(max((row[i].binary for row in tallies), default=0) for i in _distinct(real_paths))
     if binary:
         notices.append(BinaryNotice(count=binary))
     if not grand:
-        notices.append(NoMatchNotice())
+        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds))
 
     sections = []
     for index, path in enumerate(paths):

@@ -9,14 +9,13 @@ import os
 import stat
 
 from asrch.domain.errors import InputError
-from asrch.domain.lines import FileScan, FileWindow, SourceLine
+from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
 from asrch.domain.query import Query
 from asrch.domain.values import quote
 from asrch.engine.argv import count_argv, json_argv
 from asrch.engine.counts import parse_count_records
 from asrch.engine.json_events import (
     last_line_number,
-    line_numbers,
     parse_events,
     record_blocks,
     split_lines,
@@ -49,7 +48,9 @@ def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap:
                 more = True
                 run.stop()
                 break
-            lines.append(SourceLine(event.line_number, event.text, event.is_match))
+            lines.append(
+                SourceLine(event.line_number, event.text, event.is_match, event.first_match)
+            )
             kept += event.is_match
         skipped = run.finish().skipped
     if not more:
@@ -127,21 +128,26 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
     return found, number - 1
 
 
-def window_matches(rg: str, query: Query, file: str, start: int, end: int) -> set[int]:
-    """Which of lines `start..end` match: rg's own answer on the whole file.
+def window_matches(
+    rg: str, query: Query, file: str, start: int, end: int
+) -> dict[int, Span | None]:
+    """Which of lines `start..end` match, with the span of each one's first match:
+    rg's own answer on the whole file.
 
     rg searches the file itself, as `sample` and `show` do, and is stopped past `end`:
     whatever rg makes of a NUL byte, a CR or a byte-order mark before the window, the
-    labels are its. Only the line numbers of rg's match records are read, and only
-    in the blocks of output that reach the window.
+    labels are its. Records are decoded only in the blocks of output that reach the
+    window; before it, only each block's last line number is read.
     """
-    found: set[int] = set()
+    found: dict[int, Span | None] = {}
     with RgRun(json_argv(rg, query, file)) as run:
         for block in record_blocks(run.chunks()):
             last = last_line_number(block)
             if last is None or last < start:
                 continue
-            found.update(n for n in line_numbers(block) if start <= n <= end)
+            for event in parse_events(block.split(b"\n")):
+                if event.is_match and start <= event.line_number <= end:
+                    found[event.line_number] = event.first_match
             if last > end:
                 run.stop()
                 break
@@ -154,6 +160,6 @@ def read_window(rg: str, query: Query, file: str, *, line: int, context: int) ->
     raw, last = read_lines(file, start, end)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)
-    numbers = window_matches(rg, query, file, start, end)
-    lines = tuple(SourceLine(n, text, n in numbers) for n, text in raw)
+    found = window_matches(rg, query, file, start, end)
+    lines = tuple(SourceLine(n, text, n in found, found.get(n)) for n, text in raw)
     return FileWindow(lines=lines, last_line=last)

@@ -25,17 +25,30 @@ class LineEvent(NamedTuple):
     line_number: int
     text: bytes
     is_match: bool
+    first_match: tuple[int, int] | None = None
+    """Byte offsets of the first submatch in `text` (match events only)."""
 
 
 def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """JSON Lines: rg escapes newlines inside values, so LF ends every record."""
-    buffer = b""
+    """JSON Lines: rg escapes newlines inside values, so LF ends every record.
+
+    Only each new chunk is split: a record of a 50 MB line spans hundreds of chunks,
+    and re-splitting the growing record at every chunk took seconds.
+    """
+    pending: list[bytes] = []
     for chunk in chunks:
-        buffer += chunk
-        *complete, buffer = buffer.split(b"\n")
+        if b"\n" not in chunk:
+            pending.append(chunk)
+            continue
+        first, *complete, last = chunk.split(b"\n")
+        if pending:
+            pending.append(first)
+            first = b"".join(pending)
+        yield first
         yield from complete
-    if buffer:
-        yield buffer
+        pending = [last] if last else []
+    if pending:
+        yield b"".join(pending)
 
 
 def _data(field: dict[str, Any]) -> bytes:
@@ -75,11 +88,13 @@ def parse_events(lines: Iterable[bytes], *, on_end: FileEnd | None = None) -> It
             path = paths.get(raw_path)
             if path is None:
                 path = paths[raw_path] = os.fsdecode(raw_path)
+            first = data["submatches"][0] if kind == "match" and data["submatches"] else None
             yield LineEvent(
                 path=path,
                 line_number=int(data["line_number"]),
                 text=_data(data["lines"]),
                 is_match=kind == "match",
+                first_match=None if first is None else (int(first["start"]), int(first["end"])),
             )
         except (ValueError, KeyError, TypeError) as exc:
             _unreadable(type(exc).__name__)
@@ -96,7 +111,8 @@ def record_blocks(chunks: Iterable[bytes]) -> Iterator[bytes]:
     """rg's JSON output in blocks of whole records, as it arrives, not decoded.
 
     For `show --line`, which needs rg's verdict on every line up to its window and the
-    text of none: decoding the records of a dense file would cost more than rg's search.
+    text of the window's lines only: decoding every record of a dense file would cost
+    more than rg's search.
     """
     pending: list[bytes] = []
     for chunk in chunks:
@@ -124,11 +140,6 @@ def last_line_number(block: bytes) -> int | None:
     if found is None:
         _unreadable("a line number that is not a number")
     return int(found[1])
-
-
-def line_numbers(block: bytes) -> list[int]:
-    """The line numbers of the block's match records, in order."""
-    return [int(n) for n in _LINE_NUMBER.findall(block)]
 
 
 def _unreadable(why: str) -> NoReturn:

@@ -104,6 +104,9 @@ class RipgrepSearcher:
             return None
         return reason_of(said.complaint or f"exit status {probe.returncode}")
 
+    def resolve(self, path: str) -> str:
+        return os.path.realpath(path)
+
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """Several counting rg children at once, one per (query, target), results in order."""
         from concurrent.futures import ThreadPoolExecutor

@@ -1,8 +1,10 @@
 """Every output line fits in 800 bytes and is valid UTF-8 (D8)."""
 
-from asrch.domain.limits import LINE_CAP
+from asrch.domain.limits import LINE_CAP, MATCH_LEAD
+from asrch.domain.lines import Span
 
 MARKER = "…[+{} bytes]"
+LEFT_MARKER = "[+{} bytes]…"
 
 
 def cap_line(line: str, limit: int = LINE_CAP) -> str:
@@ -31,6 +33,32 @@ def _picture(code: int) -> str:
     return chr(0x2400 + code) if code < 0x20 else "\u2421"
 
 
+def _visible(char: str) -> str:
+    """How one decoded character prints (see `visible_text`)."""
+    code = ord(char)
+    if char == "\t" or (0x20 <= code < 0x7F) or (code >= 0xA0 and not 0xD800 <= code < 0xE000):
+        if code in (0x2028, 0x2029):
+            return f"\\u{code:04x}"
+        return char
+    if 0xDC80 <= code <= 0xDCFF:
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x20 or code == 0x7F:
+        return _picture(code)
+    return f"\\u{code:04x}"
+
+
+def strip_ending(raw: bytes) -> bytes:
+    if raw.endswith(b"\r\n"):
+        return raw[:-2]
+    if raw.endswith(b"\n"):
+        return raw[:-1]
+    return raw
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
 def visible_text(raw: bytes) -> str:
     """Snippet text: the line ending stripped, controls and bad bytes made visible.
 
@@ -38,23 +66,97 @@ def visible_text(raw: bytes) -> str:
     Pictures (`␛` for ESC); C1 controls become `\\u0085`-style escapes; bytes that are
     not UTF-8 become `\\xNN`.
     """
-    if raw.endswith(b"\r\n"):
-        raw = raw[:-2]
-    elif raw.endswith(b"\n"):
-        raw = raw[:-1]
-    text = raw.decode("utf-8", "surrogateescape")
+    return "".join(_visible(char) for char in _decode(strip_ending(raw)))
+
+
+def _source_size(char: str) -> int:
+    """Bytes of the line one decoded character stands for (a surrogate escape: one)."""
+    return 1 if 0xDC80 <= ord(char) <= 0xDCFF else len(char.encode("utf-8"))
+
+
+def _char_start(raw: bytes, pos: int) -> int:
+    """`pos`, moved back to the start of the UTF-8 character it falls inside.
+
+    A byte that is not a continuation byte never lies inside a character, so a split
+    before it decodes the two halves exactly as the whole. If the 3 bytes before `pos`
+    are continuation bytes too, no lead byte can reach `pos`: it is a split already.
+    """
+    pos = max(0, min(pos, len(raw)))
+    back = pos
+    for _ in range(3):
+        if back == 0 or back >= len(raw) or (raw[back] & 0xC0) != 0x80:
+            return back
+        back -= 1
+    return back if back < len(raw) and (raw[back] & 0xC0) != 0x80 else pos
+
+
+def _forward(raw: bytes, start: int, room: int) -> tuple[str, int]:
+    """The visible text of `raw` from `start` that fits in `room` bytes, and where it ends.
+
+    Each character prints whole or not at all (an escape such as `\\xe9` is never
+    split). A printed character is never shorter than the bytes it stands for, so
+    `room` bytes of the line (plus one character) are all that need decoding.
+    """
     out: list[str] = []
-    for char in text:
-        code = ord(char)
-        if char == "\t" or (0x20 <= code < 0x7F) or (code >= 0xA0 and not 0xD800 <= code < 0xE000):
-            if code in (0x2028, 0x2029):
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(char)
-        elif 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif code < 0x20 or code == 0x7F:
-            out.append(_picture(code))
-        else:
-            out.append(f"\\u{code:04x}")
-    return "".join(out)
+    used = 0
+    end = start
+    for char in _decode(raw[start : start + room + 4]):
+        shown = _visible(char)
+        size = len(shown.encode("utf-8"))
+        if used + size > room or end >= len(raw):
+            break
+        out.append(shown)
+        used += size
+        end += _source_size(char)
+    return "".join(out), end
+
+
+def _backward(raw: bytes, end: int, room: int) -> tuple[str, int]:
+    """The visible text of `raw` ending at `end` that fits in `room` bytes, and its start."""
+    start = _char_start(raw, end - room - 4)
+    out: list[str] = []
+    used = 0
+    for char in reversed(_decode(raw[start:end])):
+        shown = _visible(char)
+        size = len(shown.encode("utf-8"))
+        if used + size > room:
+            break
+        out.append(shown)
+        used += size
+        end -= _source_size(char)
+    return "".join(reversed(out)), end
+
+
+def _size(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def fit_line(prefix: str, raw: bytes, first_match: Span | None = None) -> str:
+    """`prefix` and the visible text of one source line, in at most LINE_CAP bytes (D8).
+
+    A line that does not fit is cut on a character boundary and marked with the bytes
+    of the line left out: `…[+N bytes]` at the end, and `[+N bytes]…` at the start when
+    the cut is made around the first match. That happens when the match would not show
+    whole in the head of the line: the kept part then starts up to MATCH_LEAD printed
+    bytes before the match, or earlier when the rest of the line fits, so the room is used.
+    """
+    raw = strip_ending(raw)
+    room = LINE_CAP - _size(prefix)
+    if len(raw) <= room:
+        text = visible_text(raw)
+        if _size(text) <= room:
+            return prefix + text
+    total = len(raw)
+    right = _size(MARKER.format(total))
+    head, head_end = _forward(raw, 0, room - right)
+    if first_match is not None and first_match[1] > head_end:
+        match = _char_start(raw, first_match[0])
+        before, start = _backward(raw, match, MATCH_LEAD)
+        if start > 0:
+            left = LEFT_MARKER.format(start)
+            after, end = _forward(raw, match, room - _size(left) - _size(before) - right)
+            if end < total:
+                return prefix + left + before + after + MARKER.format(total - end)
+            text, start = _backward(raw, total, room - _size(LEFT_MARKER.format(total)))
+            return prefix + LEFT_MARKER.format(start) + text
+    return prefix + head + MARKER.format(total - head_end)

@@ -1,14 +1,19 @@
 """The wording of notices (D6): each names the concrete next step."""
 
+from asrch.domain.boundaries import word_part
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
+from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BinaryNotice,
     BroadNotice,
     CapNotice,
     DominanceNotice,
+    LooseBoundaryNotice,
+    NestedPathNotice,
     NoMatchNotice,
     Notice,
     RetentionNotice,
+    SamePathNotice,
     ShortTermNotice,
     SkippedNotice,
 )
@@ -27,6 +32,33 @@ def _files_word(n: int) -> str:
     return "file" if n == 1 else "files"
 
 
+def _and(values: tuple[str, ...]) -> str:
+    """`a and b`, `a, b and c`: values as D2 quotes them."""
+    quoted = [quote(v) for v in values]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _loose_boundary(notice: LooseBoundaryNotice) -> str:
+    flag = f"--{notice.mode.value}"
+    kind = (
+        "a non-word character" if notice.mode is Mode.WORD else "a character outside [A-Za-z0-9_]"
+    )
+    term = notice.term
+    if notice.start and notice.end:
+        edges, where, missed = "begins and ends", "before and after it", [f"x{term}", f"{term}x"]
+    elif notice.start:
+        edges, where, missed = "begins", "before it", [f"x{term}"]
+    else:
+        edges, where, missed = "ends", "after it", [f"{term}x"]
+    part = word_part(term, notice.mode)
+    bounded = f"{flag} {quote(part)}, or " if part else ""
+    return (
+        f"{quote(term)} {edges} with {kind}, so {flag} also demands one {where} and misses "
+        f"lines like {' and '.join(quote(m) for m in missed)}; search {bounded}"
+        f"{quote(term)} without {flag}"
+    )
+
+
 def notice_text(notice: Notice) -> str:
     match notice:
         case BroadNotice():
@@ -37,15 +69,26 @@ def notice_text(notice: Notice) -> str:
                 "or --identifier / --word"
             )
         case CapNotice():
+            where = "" if notice.path is None else f" in {quote(notice.path)}"
+            if notice.last_path is None:
+                covered = "counts are lower bounds"
+            else:
+                ranked = "the top lists cover" if notice.path is None else "top_file covers"
+                where += f" at {quote(notice.last_path)}"
+                covered = (
+                    f"counts are lower bounds and {ranked} only the files up to it in path order"
+                )
             return (
-                f"scan stopped at the {notice.cap}-line cap{_for(notice.term)}; counts are "
-                "lower bounds; narrow the term or the path instead of asking for more"
+                f"scan stopped at the {notice.cap}-line cap{_for(notice.term)}{where}; "
+                f"{covered}; narrow the term or the path instead of asking for more"
             )
         case ShortTermNotice():
             return (
                 f"short term {quote(notice.term)} also matches inside longer words; "
                 "try --identifier or --word for a bounded search"
             )
+        case LooseBoundaryNotice():
+            return _loose_boundary(notice)
         case SkippedNotice():
             return (
                 f"skipped: {notice.count} unreadable (permission denied or I/O errors); "
@@ -56,16 +99,39 @@ def notice_text(notice: Notice) -> str:
                 f"skipped: {notice.count} binary {_files_word(notice.count)} (holding a NUL "
                 "byte); their matches are not counted; give one file as the path to search it"
             )
+        case NoMatchNotice(directory=True):
+            return (
+                "no matches; a directory search leaves out ignored files, hidden files that "
+                "no ignore file re-includes, binary files (with a NUL byte) and the default "
+                "exclusions ("
+                + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
+                + "); name one of them as the path to search it"
+            )
         case NoMatchNotice():
             return (
-                "no matches; hidden and ignored files and the default exclusions ("
-                + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
-                + ") are not searched"
+                "no matches; a file named as the path is searched whole (no exclusion, "
+                "ignore rule or binary check applies to it); check the term and the mode"
             )
         case DominanceNotice():
             return (
                 f"{quote(notice.term)} holds {notice.percent}% of all matching lines and "
                 "dominates the comparison; compare the other terms without it"
+            )
+        case SamePathNotice():
+            times = len(notice.paths)
+            if len(set(notice.paths)) == 1:
+                named = f"{quote(notice.paths[0])} is given {times} times"
+            else:
+                named = f"{_and(notice.paths)} are the same path"
+            return (
+                f"{named}; overall counts each path as given, so its lines count {times} "
+                "times; give it once to count each line once"
+            )
+        case NestedPathNotice():
+            return (
+                f"{quote(notice.path)} is inside {quote(notice.within)}; overall counts each "
+                "path as given, so lines both find are counted for each; drop one of the two "
+                "to count each line once"
             )
         case RetentionNotice():
             return (

@@ -2,9 +2,35 @@
 
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.show import ShowReport
-from asrch.render.notices import notice_lines
+from asrch.render.notices import notice_text
 from asrch.render.snippets import snippet_lines
 from asrch.render.toon import Scalar, block, count
+
+REFUSED = "refused"
+"""The kind of the refusal note (the report's `refused`, worded here)."""
+
+
+def show_notes(report: ShowReport) -> list[tuple[str, str]]:
+    """(kind, message) of every note, in the order the text prints them."""
+    notes = []
+    if report.refused:
+        at_least = "at least " if report.capped else ""
+        notes.append(
+            (
+                REFUSED,
+                f"refused: {at_least}{report.matches} matching lines, more than the "
+                f"{SHOW_MAX_MATCHES} show prints; narrow the term (a longer term, --identifier "
+                "or --word), or run sample and then show --line N",
+            )
+        )
+    return notes + [(n.kind, notice_text(n)) for n in report.notices]
+
+
+def window(report: ShowReport, line: int) -> tuple[int, int]:
+    """The range `show --line LINE` printed: `line` alone when the file gave no lines."""
+    if not report.snippets:
+        return line, line
+    return report.snippets[0].lines[0].number, report.snippets[-1].lines[-1].number
 
 
 def render_show(report: ShowReport) -> str:
@@ -16,8 +42,7 @@ def render_show(report: ShowReport) -> str:
     if report.line is None:
         fields += [("matches", count(report.matches, report.capped))]
     else:
-        first = report.snippets[0].lines[0].number if report.snippets else report.line
-        last = report.snippets[-1].lines[-1].number if report.snippets else report.line
+        first, last = window(report, report.line)
         fields += [
             ("line", report.line),
             ("window", f"{first}-{last}"),
@@ -27,12 +52,5 @@ def render_show(report: ShowReport) -> str:
     fields.append(("context", report.context))
     lines = block("show", fields)
     lines += snippet_lines(report.snippets)
-    if report.refused:
-        at_least = "at least " if report.capped else ""
-        lines.append(
-            f"note: refused: {at_least}{report.matches} matching lines, more than the "
-            f"{SHOW_MAX_MATCHES} show prints; narrow the term (a longer term, --identifier "
-            "or --word), or run sample and then show --line N"
-        )
-    lines += notice_lines(report.notices)
+    lines += [f"note: {message}" for _, message in show_notes(report)]
     return "\n".join(lines) + "\n"

@@ -2,11 +2,13 @@
 
 from asrch.domain.lines import SourceLine
 from asrch.domain.sample import Snippet
-from asrch.render.lines import visible_text
+from asrch.render.lines import fit_line, visible_text
 
 
 def source_line(line: SourceLine) -> str:
-    return f"{line.number}{':' if line.is_match else '-'}{visible_text(line.text)}"
+    """`N:text` or `N-text`, cut to 800 bytes around the line's first match (D8)."""
+    prefix = f"{line.number}{':' if line.is_match else '-'}"
+    return fit_line(prefix, line.text, line.first_match)
 
 
 def snippet_lines(snippets: tuple[Snippet, ...]) -> list[str]:

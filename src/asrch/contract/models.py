@@ -1,0 +1,235 @@
+"""The answer of each command as data: the contract `--format json` prints (D27).
+
+Field names are those the text answer prints; every count the text may write as
+`at least N` / `>=N` comes with a `capped` boolean. Frozen, and `extra="forbid"`: an
+answer holds exactly the fields its schema (schema/COMMAND.schema.json) lists.
+"""
+
+import typing
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
+
+from asrch.domain.modes import Mode
+from asrch.domain.notices import Notice as DomainNotice
+from asrch.render.sample import PAST_END
+from asrch.render.show import REFUSED
+
+SCHEMA_VERSION: Literal["1"] = "1"
+
+NOTICE_KINDS: tuple[str, ...] = (
+    *(notice.kind for notice in typing.get_args(DomainNotice)),
+    REFUSED,
+    PAST_END,
+)
+"""Every notice the domain can raise, then the two notes the renderers add themselves."""
+
+
+def printable(value: str) -> str:
+    # A name may hold bytes that are not UTF-8 (os.fsdecode keeps them as surrogate
+    # escapes); a JSON string cannot. Each such byte is written `\xNN`, as the text
+    # format shows it.
+    if value.isascii():
+        return value
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in value)
+
+
+Text = Annotated[str, PlainSerializer(printable, return_type=str, when_used="json")]
+"""A string from the command line or the file system: a term, a path."""
+Count = Annotated[int, Field(ge=0)]
+LineNumber = Annotated[int, Field(ge=1)]
+
+
+def _known_kind(kind: str) -> str:
+    if kind not in NOTICE_KINDS:
+        raise ValueError(f"unknown notice kind {kind!r}; known: {', '.join(NOTICE_KINDS)}")
+    return kind
+
+
+NoticeKind = Annotated[
+    str, AfterValidator(_known_kind), Field(json_schema_extra={"enum": list(NOTICE_KINDS)})
+]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(
+        frozen=True,
+        extra="forbid",
+        strict=True,
+        defer_build=True,
+        json_schema_serialization_defaults_required=True,
+    )
+
+
+class Notice(Model):
+    """A warning or hint (D6); never changes the exit status."""
+
+    kind: NoticeKind = Field(
+        description="What the notice is about; new kinds may be added within a schema version."
+    )
+    message: str = Field(
+        description="The same words as the text answer's `note:` line, without `note: `."
+    )
+
+
+class PathMatches(Model):
+    """One row of a top-5 table."""
+
+    path: Text = Field(
+        description="Relative to the searched path; a searched file is written as typed."
+    )
+    matches: Count
+
+
+class ScoutAnswer(Model):
+    """`asrch scout --format json`: one term's distribution under one path."""
+
+    schema_version: Literal["1"] = SCHEMA_VERSION
+    command: Literal["scout"] = "scout"
+    query: Text
+    mode: Mode
+    path: Text = Field(description="The searched path, as typed.")
+    matches: Count = Field(description="Matching lines (a lower bound when `capped`).")
+    files: Count = Field(description="Files with a matching line (a lower bound when `capped`).")
+    capped: bool = Field(
+        description="The scan stopped at the 50,000-line cap: the text says `at least`."
+    )
+    top_directories: tuple[PathMatches, ...]
+    top_files: tuple[PathMatches, ...]
+    notices: tuple[Notice, ...]
+
+
+class TermTotal(Model):
+    """One `overall` row: a term summed over every candidate path."""
+
+    term: Text
+    matches: Count
+    files: Count
+    capped: bool = Field(description="Some path's search stopped at the cap: the text says `>=`.")
+    dominant_path: Text | None = Field(
+        description="The candidate path (as typed) with most matching lines; null for no match."
+    )
+
+
+class PathTerm(Model):
+    """One row of a `by_path` section: a term that matched in that path."""
+
+    term: Text
+    matches: Count
+    files: Count
+    capped: bool
+    top_file: Text = Field(
+        description="The file with most matching lines, relative to the candidate path."
+    )
+
+
+class PathSection(Model):
+    path: Text = Field(
+        description="A candidate path as typed; a path given twice has two sections."
+    )
+    terms: tuple[PathTerm, ...] = Field(
+        description="Terms in command-line order; terms with no match here are left out."
+    )
+
+
+class SurveyAnswer(Model):
+    """`asrch survey --format json`: terms compared across candidate paths."""
+
+    schema_version: Literal["1"] = SCHEMA_VERSION
+    command: Literal["survey"] = "survey"
+    terms: tuple[Text, ...]
+    paths: tuple[Text, ...]
+    mode: Mode
+    capped: bool = Field(description="Some term x path search stopped at the cap.")
+    overall: tuple[TermTotal, ...]
+    by_path: tuple[PathSection, ...]
+    notices: tuple[Notice, ...]
+
+
+class SnippetLine(Model):
+    line: LineNumber
+    text: str = Field(
+        description="The line as the text answer prints it after `N:` / `N-`: line ending "
+        "removed, control characters made visible, cut to the 800-byte line with `…[+N bytes]`."
+    )
+    match: bool = Field(description="The line matches (`N:` in the text), or is context (`N-`).")
+
+
+class Snippet(Model):
+    """Consecutive lines; the text answer separates snippets with `--`."""
+
+    lines: tuple[SnippetLine, ...]
+
+
+class SampleCluster(Model):
+    """One cluster of the page: matches at most 2 lines apart."""
+
+    index: LineNumber = Field(
+        description="Position of the cluster in the file, from 1 (`cluster I/C`)."
+    )
+    start: LineNumber = Field(description="First matching line.")
+    end: LineNumber = Field(description="Last matching line.")
+    hits: Count
+    snippets: tuple[Snippet, ...] = Field(
+        description="The first and the last match, each with 1 line before and after."
+    )
+
+
+class SampleAnswer(Model):
+    """`asrch sample --format json`: one page of the clusters of a term in one file."""
+
+    schema_version: Literal["1"] = SCHEMA_VERSION
+    command: Literal["sample"] = "sample"
+    query: Text
+    mode: Mode
+    file: Text
+    matches: Count
+    capped: bool
+    clustered: Count = Field(
+        description="Matches kept and clustered: all of them, or the first 5,000."
+    )
+    clusters: Count
+    page: LineNumber
+    pages: LineNumber
+    shown: tuple[SampleCluster, ...] = Field(
+        description="The clusters of this page, in file order; empty past the last page."
+    )
+    notices: tuple[Notice, ...]
+
+
+class Window(Model):
+    start: LineNumber
+    end: LineNumber
+
+
+class ShowAnswer(Model):
+    """`asrch show --format json`: matches with context, or the window around `line`."""
+
+    schema_version: Literal["1"] = SCHEMA_VERSION
+    command: Literal["show"] = "show"
+    query: Text
+    mode: Mode
+    file: Text
+    matches: Count | None = Field(
+        description="Matching lines in the file; null with `--line` (see `window_matches`)."
+    )
+    capped: bool
+    refused: bool = Field(
+        description="More than 20 matching lines (or the cap): no snippet, exit status 3."
+    )
+    line: LineNumber | None = Field(description="`--line N`, or null.")
+    window: Window | None = Field(description="With `--line`: the range printed.")
+    window_matches: Count | None = Field(description="With `--line`: matching lines in the window.")
+    last_line: Count | None = Field(description="With `--line`: the file's last line number.")
+    context: Count
+    snippets: tuple[Snippet, ...]
+    notices: tuple[Notice, ...]
+
+
+Answer = ScoutAnswer | SurveyAnswer | SampleAnswer | ShowAnswer
+ANSWERS: dict[str, type[Answer]] = {
+    "survey": SurveyAnswer,
+    "scout": ScoutAnswer,
+    "sample": SampleAnswer,
+    "show": ShowAnswer,
+}

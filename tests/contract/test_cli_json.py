@@ -1,0 +1,105 @@
+"""`--format` on the command line: its own input errors, and every failure the same in
+both formats (one line on stderr, the same status, nothing on stdout)."""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.contract.schemas import one_answer
+from tests.reliability.helpers import asrch
+
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("json-cli") / "corpus"
+    shutil.copytree(CORPUS, root)
+    return root
+
+
+@pytest.mark.parametrize("value", ["yaml", "", "JSON", "text,json", "toon"])
+def test_a_format_that_is_not_text_or_json_is_an_input_error(corpus: Path, value: str) -> None:
+    for command in (["scout", "connect"], ["survey", "--term", "connect"]):
+        run = asrch(command[0], f"--format={value}", *command[1:], cwd=corpus)
+        assert (run.status, run.out) == (2, ""), run
+        assert run.err.startswith("error: --format takes text or json, got "), run
+        assert run.err.count("\n") == 1, run
+        assert (f'"{value}"' if value in ("", "text,json") else value) in run.err
+
+
+def test_the_format_is_checked_before_anything_is_searched(corpus: Path) -> None:
+    run = asrch("sample", "--format", "xml", "hit", "no-such-file", cwd=corpus)
+    assert (run.status, run.out, run.err) == (
+        2,
+        "",
+        "error: --format takes text or json, got xml\n",
+    )
+
+
+def test_a_format_without_its_value_is_an_input_error(corpus: Path) -> None:
+    run = asrch("scout", "connect", "--format", cwd=corpus)
+    assert (run.status, run.out, run.err) == (
+        2,
+        "",
+        "error: --format needs a value; nothing follows it\n",
+    ), run
+
+
+def test_text_is_the_default_and_explicit_text_is_the_same(corpus: Path) -> None:
+    plain = asrch("scout", "connect", "src", cwd=corpus)
+    text = asrch("scout", "--format", "text", "connect", "src", cwd=corpus)
+    assert plain.status == text.status == 0
+    assert plain.stdout == text.stdout and plain.stdout.startswith(b"scout:\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "body"),
+    [
+        ("failing-rg", "echo 'rg: something broke' >&2\nexit 3\n"),
+        ("junk-rg", "echo 'this is not ripgrep output'\n"),
+    ],
+)
+def test_an_engine_failure_is_the_same_in_both_formats(
+    tmp_path: Path, name: str, body: str
+) -> None:
+    script = tmp_path / name
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(0o755)
+    (tmp_path / "a.txt").write_text("x\n")
+    env = {**os.environ, "ASRCH_RG": str(script)}
+    for command in (["scout", "x", "."], ["show", "x", "a.txt"]):
+        text = asrch(*command, cwd=tmp_path, env=env)
+        as_json = asrch(command[0], "--format", "json", *command[1:], cwd=tmp_path, env=env)
+        assert text.status == as_json.status == 4, (text, as_json)
+        assert as_json.stdout == b"" and as_json.stderr == text.stderr, (text, as_json)
+        assert text.err.startswith("error: ") and text.err.count("\n") == 1
+
+
+def test_a_name_that_is_not_utf8_is_shown_as_the_text_shows_it(tmp_path: Path) -> None:
+    (tmp_path / os.fsdecode(b"caf\xe9 \x1b.py")).write_text("connect\nconnect()\n")
+    run = asrch("scout", "--format", "json", "connect", ".", cwd=tmp_path)
+    assert run.status == 0, run
+    answer = one_answer(run.out)
+    assert answer["top_files"] == [{"path": "caf\\xe9 \x1b.py", "matches": 2}]
+    assert "\x1b" not in run.out, "JSON escapes control characters"
+    text = asrch("scout", "connect", ".", cwd=tmp_path)
+    assert '  "caf\\xe9 \\u001b.py",2\n' in text.out
+
+
+def test_sample_and_show_files_with_hostile_lines(tmp_path: Path) -> None:
+    lines = [b"hit \xff\xfe bytes", b"hit \x1b[31m red", b"hit \xc2\x85 nel \xe2\x80\xa8 ls", b"x"]
+    (tmp_path / "f.txt").write_bytes(b"\r\n".join(lines) + b"\n")
+    for command in (["sample", "hit", "f.txt"], ["show", "hit", "f.txt"]):
+        run = asrch(command[0], "--format", "json", *command[1:], cwd=tmp_path)
+        assert run.status == 0, run
+        answer = one_answer(run.out)
+        snippets = answer["shown"][0]["snippets"] if command[0] == "sample" else answer["snippets"]
+        texts = [line["text"] for s in snippets for line in s["lines"]]
+        assert "hit \\xff\\xfe bytes" in texts and "hit ␛[31m red" in texts
+        assert "hit \\u0085 nel \\u2028 ls" in texts
+        assert all("\r" not in t for t in texts)
+        assert json.loads(run.out) == answer

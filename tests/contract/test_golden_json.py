@@ -1,0 +1,185 @@
+"""Every golden text example, run again with `--format json`: the same exit status, the
+same stderr, and an answer that fits its schema and says what the text says (D27).
+
+The text side is the spec's documented output (held to the real one by test_spec); it
+is read back with a TOON reader written apart from the renderers.
+"""
+
+import dataclasses
+import shlex
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from asrch.contract.models import printable
+from tests.contract import toon
+from tests.contract.schemas import COMMANDS, one_answer
+from tests.golden.examples import Example, parse_examples
+from tests.golden.runner import Trees, run_example, slug, spec_pairs
+
+
+def _as_json(example: Example) -> Example | None:
+    """The example's command with `--format json` after the command name, if it has one."""
+    words = shlex.split(example.command)
+    if len(words) < 2 or words[1] not in COMMANDS or "--format" in example.command:
+        return None
+    options = words[: words.index("--")] if "--" in words else words
+    if "-h" in options or "--help" in options:
+        return None  # help is help, in either format
+    command = shlex.join([*words[:2], "--format", "json", *words[2:]])
+    return dataclasses.replace(example, command=command)
+
+
+CASES = [
+    (example, again)
+    for japanese, _ in spec_pairs()
+    for example in parse_examples(japanese)
+    if (again := _as_json(example)) is not None
+]
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Trees]:
+    yield Trees(tmp_path_factory.mktemp("golden-json"))
+
+
+def test_most_examples_are_rerun() -> None:
+    assert len(CASES) >= 60, "the rerun should cover the spec, not a corner of it"
+    assert {shlex.split(e.command)[1] for e, _ in CASES} == set(COMMANDS)
+
+
+def _text(example: Example) -> str:
+    return "".join(line + "\n" for line in example.expected)
+
+
+def _counts(text: str, answer_count: int, answer_capped: bool, where: str) -> None:
+    assert toon.count(text) == (answer_count, answer_capped), where
+
+
+def _lines(snippets: list[list[toon.Line]]) -> list[list[tuple[int, bool, str]]]:
+    return [[(ln.number, ln.match, ln.text) for ln in s] for s in snippets]
+
+
+def _json_lines(snippets: list[dict[str, Any]]) -> list[list[tuple[int, bool, str]]]:
+    return [[(ln["line"], ln["match"], ln["text"]) for ln in s["lines"]] for s in snippets]
+
+
+def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
+    f = text.fields
+    assert (printable(f["query"]), f["mode"], printable(f["path"])) == (
+        answer["query"],
+        answer["mode"],
+        answer["path"],
+    )
+    _counts(f["matches"], answer["matches"], answer["capped"], "matches")
+    _counts(f["files"], answer["files"], answer["capped"], "files")
+    for name in ("top_directories", "top_files"):
+        rows = [(printable(r["path"]), int(r["matches"])) for r in text.tables[name].rows]
+        assert rows == [(r["path"], r["matches"]) for r in answer[name]], name
+
+
+def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
+    f = text.fields
+    assert (int(f["terms"]), int(f["paths"]), f["mode"]) == (
+        len(answer["terms"]),
+        len(answer["paths"]),
+        answer["mode"],
+    )
+    overall = text.tables["overall"].rows
+    assert len(overall) == len(answer["overall"])
+    for row, total in zip(overall, answer["overall"], strict=True):
+        assert printable(row["term"]) == total["term"]
+        _counts(row["matches"], total["matches"], total["capped"], f"overall {row['term']}")
+        _counts(row["files"], total["files"], total["capped"], f"overall {row['term']}")
+        dominant = None if row["dominant_path"] == "-" else printable(row["dominant_path"])
+        assert dominant == total["dominant_path"]
+    assert answer["terms"] == [t["term"] for t in answer["overall"]]
+    assert answer["capped"] == any(t["capped"] for t in answer["overall"])
+    assert text.sections_declared == len(text.sections) == len(answer["by_path"])
+    assert [printable(p) for p, _ in text.sections] == answer["paths"]
+    for (path, table), section in zip(text.sections, answer["by_path"], strict=True):
+        assert printable(path) == section["path"]
+        assert len(table.rows) == len(section["terms"])
+        for row, item in zip(table.rows, section["terms"], strict=True):
+            assert (printable(row["term"]), printable(row["top_file"])) == (
+                item["term"],
+                item["top_file"],
+            )
+            _counts(row["matches"], item["matches"], item["capped"], f"{path} {row['term']}")
+            _counts(row["files"], item["files"], item["capped"], f"{path} {row['term']}")
+
+
+def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
+    f = text.fields
+    assert (printable(f["query"]), f["mode"], printable(f["file"])) == (
+        answer["query"],
+        answer["mode"],
+        answer["file"],
+    )
+    _counts(f["matches"], answer["matches"], answer["capped"], "matches")
+    assert int(f.get("clustered", answer["matches"])) == answer["clustered"]
+    assert int(f["clusters"]) == answer["clusters"]
+    assert f["page"] == f"{answer['page']}/{answer['pages']}"
+    assert len(text.clusters) == len(answer["shown"])
+    for cluster, shown in zip(text.clusters, answer["shown"], strict=True):
+        assert (cluster.index, cluster.start, cluster.end, cluster.hits) == (
+            shown["index"],
+            shown["start"],
+            shown["end"],
+            shown["hits"],
+        )
+        assert cluster.of == answer["clusters"]
+        assert _lines(cluster.snippets) == _json_lines(shown["snippets"])
+
+
+def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
+    f = text.fields
+    assert (printable(f["query"]), f["mode"], printable(f["file"])) == (
+        answer["query"],
+        answer["mode"],
+        answer["file"],
+    )
+    assert int(f["context"]) == answer["context"]
+    if "line" in f:
+        assert answer["matches"] is None
+        window = answer["window"]
+        assert (int(f["line"]), f["window"]) == (
+            answer["line"],
+            f"{window['start']}-{window['end']}",
+        )
+        assert int(f["window_matches"]) == answer["window_matches"]
+        assert int(f["last_line"]) == answer["last_line"]
+    else:
+        assert None is answer["line"] is answer["window"] is answer["window_matches"]
+        _counts(f["matches"], answer["matches"], answer["capped"], "matches")
+    assert answer["refused"] == (status == 3)
+    assert _lines(text.snippets) == _json_lines(answer["snippets"])
+
+
+@pytest.mark.parametrize(("example", "again"), CASES, ids=[slug(e) for e, _ in CASES])
+def test_the_json_answer_says_what_the_text_says(
+    example: Example, again: Example, trees: Trees
+) -> None:
+    result = run_example(again, trees)
+    where = f"$ {again.command}  (spec/{example.file.name}:{example.line})"
+    assert result.status == example.exit_status, f"{where}: exit {result.status}"
+    if example.on_stderr:
+        assert result.stdout == "", f"{where}: an input error prints nothing on stdout"
+        assert result.stderr == _text(example), f"{where}: not the text format's stderr"
+        return
+    assert result.stderr == "", where
+    answer = one_answer(result.stdout)
+    text = toon.read(_text(example))
+    assert answer["command"] == text.block == shlex.split(example.command)[1], where
+    assert answer["schema_version"] == "1"
+    assert [n["message"] for n in answer["notices"]] == text.notes, where
+    match answer["command"]:
+        case "scout":
+            _same_scout(text, answer)
+        case "survey":
+            _same_survey(text, answer)
+        case "sample":
+            _same_sample(text, answer)
+        case "show":
+            _same_show(text, answer, result.status)

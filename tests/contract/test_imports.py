@@ -1,0 +1,51 @@
+"""pydantic sits at the boundary: the text path never imports it, `--format json` does."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BOUNDARY = ("pydantic", "pydantic_core", "annotated_types", "typing_inspection", "jsonschema")
+
+
+def _imported(tmp_path: Path, *args: str) -> set[str]:
+    """Every module the command imports, as `python -X importtime` lists them."""
+    (tmp_path / "a.py").write_text("def connect():\n    return 1\n")
+    (tmp_path / "b.py").write_text("connect()\n")
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "asrch", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.splitlines()
+        if line.startswith("import time:") and "cumulative" not in line
+    }
+
+
+COMMANDS = [
+    ("scout", "connect", "."),
+    ("survey", "--term", "connect", "--term", "return", "."),
+    ("sample", "connect", "a.py"),
+    ("show", "connect", "a.py"),
+    ("show", "connect", "a.py", "--line", "1"),
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(c) for c in COMMANDS])
+def test_the_text_path_imports_no_pydantic(tmp_path: Path, args: tuple[str, ...]) -> None:
+    modules = _imported(tmp_path, *args)
+    assert "asrch.cli" in modules, "the listing is read correctly"
+    leaked = sorted(m for m in modules if m.split(".")[0] in BOUNDARY or "contract" in m)
+    assert not leaked, f"asrch {' '.join(args)} imports {leaked}"
+
+
+def test_the_json_path_imports_the_contract(tmp_path: Path) -> None:
+    modules = _imported(tmp_path, "scout", "--format", "json", "connect", ".")
+    assert {"pydantic", "asrch.contract.models"} <= modules

@@ -1,0 +1,148 @@
+"""The JSON renderer over any strings a tree or a command line can hold: always one line
+of valid UTF-8 JSON that fits its schema, whose values are the report's."""
+
+import json
+import os
+import typing
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from asrch.contract.build import answer
+from asrch.contract.models import Notice, PathMatches, ScoutAnswer, printable
+from asrch.contract.render import render_json
+from asrch.domain.clusters import Cluster
+from asrch.domain.counting import Ranked
+from asrch.domain.lines import SourceLine
+from asrch.domain.modes import Mode
+from asrch.domain.notices import BroadNotice, CapNotice, ShortTermNotice
+from asrch.domain.query import Query
+from asrch.domain.sample import ClusterView, SampleReport, Snippet
+from asrch.domain.scout import ScoutReport
+from asrch.domain.show import ShowReport
+from asrch.render.lines import cap_text
+from asrch.render.sample import render_sample
+from asrch.render.show import render_show
+from tests.contract import toon
+from tests.contract.schemas import one_answer
+
+# Names as the file system and argv hand them over: any bytes, surrogate-escaped.
+names = st.binary(min_size=1, max_size=40).map(os.fsdecode) | st.text(min_size=1, max_size=40)
+terms = names | st.sampled_from(["\u2028", "\x85", "\x7f", "\x9b[2J", '"\\', "日本語"])
+modes = st.sampled_from(list(Mode))
+line_bytes = st.binary(max_size=60) | st.binary(min_size=790, max_size=900)
+
+
+def _check_no_raw_controls(out: str) -> None:
+    out.encode("utf-8")  # strict: no surrogate can reach stdout
+    body = out.removesuffix("\n")
+    raw = [c for c in body if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or c in "\u2028\u2029"]
+    assert not raw, f"raw control characters {raw!r}"
+
+
+@settings(max_examples=150, deadline=None)
+@given(term=terms, mode=modes, path=names, rows=st.lists(st.tuples(names, st.integers(0, 10**6))))
+def test_scout_any_names(term: str, mode: Mode, path: str, rows: list[tuple[str, int]]) -> None:
+    ranked = tuple(Ranked(path=p, matches=m) for p, m in rows[:5])
+    notices = (
+        BroadNotice(matches=60_000, files=3, capped=True),
+        CapNotice(),
+        ShortTermNotice(term=term),
+    )
+    report = ScoutReport(
+        query=Query(term=term, mode=mode),
+        path=path,
+        matches=sum(m for _, m in rows),
+        files=len(rows),
+        capped=True,
+        top_directories=ranked,
+        top_files=ranked,
+        notices=notices,
+    )
+    out = render_json(report)
+    _check_no_raw_controls(out)
+    data = one_answer(out)
+    assert (data["query"], data["path"], data["mode"]) == (printable(term), printable(path), mode)
+    assert data["top_files"] == [{"path": printable(r.path), "matches": r.matches} for r in ranked]
+    assert [n["kind"] for n in data["notices"]] == ["broad", "cap", "short_term"]
+    if not any(0xDC80 <= ord(c) <= 0xDCFF for c in term + path):
+        assert (data["query"], data["path"]) == (term, path), "names round-trip exactly"
+
+
+snippet_lines = st.lists(
+    st.tuples(line_bytes.map(lambda b: b + b"\n"), st.booleans()), min_size=1, max_size=6
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(term=terms, file=names, lines=snippet_lines, start=st.integers(1, 10**6))
+def test_snippet_text_is_the_text_answer_s(
+    term: str, file: str, lines: list[tuple[bytes, bool]], start: int
+) -> None:
+    source = tuple(
+        SourceLine(number=start + i, text=t, is_match=m) for i, (t, m) in enumerate(lines)
+    )
+    snippet = Snippet(lines=source)
+    query = Query(term=term)
+    show = ShowReport(query=query, file=file, context=2, matches=len(source), snippets=(snippet,))
+    sample = SampleReport(
+        query=query,
+        file=file,
+        matches=len(source),
+        capped=False,
+        kept=len(source),
+        clusters=1,
+        per_page=3,
+        page=1,
+        pages=1,
+        shown=(
+            ClusterView(
+                index=1,
+                cluster=Cluster(first=start, last=start + len(source) - 1, hits=len(source)),
+                snippets=(snippet,),
+            ),
+        ),
+        notices=(),
+    )
+    renderers: list[tuple[object, Callable[[typing.Any], str]]] = [
+        (show, render_show),
+        (sample, render_sample),
+    ]
+    for report, render_text in renderers:
+        out = render_json(report)
+        _check_no_raw_controls(out)
+        data = one_answer(out)
+        shown = data["snippets"] if data["command"] == "show" else data["shown"][0]["snippets"]
+        text = toon.read(cap_text(render_text(report)))
+        printed = text.snippets if data["command"] == "show" else text.clusters[0].snippets
+        assert [[(ln.number, ln.match, ln.text) for ln in s] for s in printed] == [
+            [(ln["line"], ln["match"], ln["text"]) for ln in s["lines"]] for s in shown
+        ]
+        assert all(len(ln["text"].encode()) < 800 for s in shown for ln in s["lines"])
+
+
+def test_the_models_refuse_what_the_contract_does_not_allow() -> None:
+    with pytest.raises(ValidationError):
+        Notice(kind="surprise", message="x")
+    with pytest.raises(ValidationError):
+        PathMatches(path="a", matches=-1)
+    with pytest.raises(ValidationError):
+        PathMatches(path="a", matches=1, extra=2)  # type: ignore[call-arg]
+    with pytest.raises(ValidationError):
+        PathMatches(path="a", matches="1")  # type: ignore[arg-type]
+    row = PathMatches(path="a", matches=1)
+    with pytest.raises(ValidationError):
+        row.matches = 2  # type: ignore[misc]
+
+
+def test_every_report_has_its_answer_and_nothing_else_does() -> None:
+    with pytest.raises(TypeError, match="no JSON answer for Query"):
+        answer(Query(term="x"))
+    assert ScoutAnswer.model_fields["schema_version"].default == "1"
+    assert json.loads(PathMatches(path="caf\udce9", matches=1).model_dump_json()) == {
+        "path": "caf\\xe9",
+        "matches": 1,
+    }

@@ -1,0 +1,153 @@
+"""A small reader of asrch's text answers (D1, D2, D7), written apart from the renderers.
+
+It reads what a user sees, so a test can hold the JSON answer to the text answer's
+numbers without trusting the code that wrote either.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+_BLOCK = re.compile(r"^([a-z_]+):$")
+_TABLE = re.compile(r"^( *)([a-z_]+)\[([a-z_,]+)\]:$")
+_LIST = re.compile(r"^([a-z_]+)\[(\d+)\]:$")
+_ITEM = re.compile(r"^  - ([a-z_]+): (.*)$")
+_FIELD = re.compile(r"^  ([a-z_]+): (.*)$")
+_HEADER = re.compile(r"^== (.*) (\d+)-(\d+) \((\d+) hits?, cluster (\d+)/(\d+)\) ==$")
+_SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
+_ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def decode(token: str) -> str:
+    """One D2 value: bare, or quoted with `\\"`, `\\\\`, `\\n`, `\\uXXXX`, `\\xNN` escapes."""
+    if not token.startswith('"'):
+        return token
+    if len(token) < 2 or not token.endswith('"'):
+        raise ValueError(f"unterminated quoted value: {token!r}")
+    out, body, i = [], token[1:-1], 0
+    while i < len(body):
+        char = body[i]
+        if char != "\\":
+            out.append(char)
+            i += 1
+            continue
+        kind = body[i + 1]
+        if kind in _ESCAPE:
+            out.append(_ESCAPE[kind])
+            i += 2
+        elif kind == "u":
+            out.append(chr(int(body[i + 2 : i + 6], 16)))
+            i += 6
+        elif kind == "x":
+            # An undecodable byte, as os.fsdecode keeps it.
+            out.append(chr(0xDC00 + int(body[i + 2 : i + 4], 16)))
+            i += 4
+        else:
+            raise ValueError(f"unknown escape \\{kind} in {token!r}")
+    return "".join(out)
+
+
+def split_row(row: str) -> list[str]:
+    """Comma-separated D2 values; commas inside quotes belong to the value."""
+    values, start, quoted, i = [], 0, False, 0
+    while i < len(row):
+        char = row[i]
+        if quoted and char == "\\":
+            i += 2
+            continue
+        if char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            values.append(decode(row[start:i]))
+            start = i + 1
+        i += 1
+    values.append(decode(row[start:]))
+    return values
+
+
+def count(value: str) -> tuple[int, bool]:
+    """A count and whether it is a lower bound (`at least N`, `>=N`)."""
+    for prefix in ("at least ", ">="):
+        if value.startswith(prefix):
+            return int(value.removeprefix(prefix)), True
+    return int(value), False
+
+
+@dataclass
+class Table:
+    columns: tuple[str, ...]
+    rows: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Line:
+    number: int
+    match: bool
+    text: str
+
+
+@dataclass
+class Cluster:
+    path: str
+    start: int
+    end: int
+    hits: int
+    index: int
+    of: int
+    snippets: list[list[Line]] = field(default_factory=list)
+
+
+@dataclass
+class Answer:
+    block: str = ""
+    fields: dict[str, str] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
+    sections: list[tuple[str, Table]] = field(default_factory=list)
+    """survey's `by_path` items: the path and its `terms` table."""
+    sections_declared: int | None = None
+    clusters: list[Cluster] = field(default_factory=list)
+    snippets: list[list[Line]] = field(default_factory=list)
+    """Snippets outside any cluster (`show`)."""
+    notes: list[str] = field(default_factory=list)
+
+
+def read(text: str) -> Answer:
+    """Parse one text answer; any line it does not understand is an error."""
+    answer = Answer()
+    table: Table | None = None
+    snippets = answer.snippets
+    for line in text.removesuffix("\n").split("\n"):
+        if line.startswith("note: "):
+            answer.notes.append(line.removeprefix("note: "))
+        elif m := _BLOCK.match(line):
+            answer.block = m.group(1)
+        elif m := _LIST.match(line):
+            answer.sections_declared = int(m.group(2))
+        elif m := _TABLE.match(line):
+            table = Table(tuple(m.group(3).split(",")))
+            if m.group(1):
+                answer.sections[-1] = (answer.sections[-1][0], table)
+            else:
+                answer.tables[m.group(2)] = table
+        elif m := _ITEM.match(line):
+            answer.sections.append((decode(m.group(2)), Table(())))
+            table = None
+        elif line.startswith("  ") and table is not None:
+            values = split_row(line.strip(" "))
+            assert len(values) == len(table.columns), f"row {line!r} for {table.columns}"
+            table.rows.append(dict(zip(table.columns, values, strict=True)))
+        elif m := _FIELD.match(line):
+            answer.fields[m.group(1)] = decode(m.group(2))
+        elif m := _HEADER.match(line):
+            path, *numbers = m.groups()
+            start, end, hits, index, of = map(int, numbers)
+            answer.clusters.append(Cluster(path, start, end, hits, index, of, [[]]))
+            snippets = answer.clusters[-1].snippets
+        elif line == "--":
+            snippets.append([])
+        elif m := _SNIPPET.match(line):
+            if not snippets:
+                snippets.append([])
+            snippets[-1].append(Line(int(m.group(1)), m.group(2) == ":", m.group(3)))
+        else:
+            raise ValueError(f"not a line of a text answer: {line!r}")
+    return answer
