@@ -155,12 +155,11 @@ def test_read_lines_matches_naive_split(
             assert files.read_lines(str(path), start, end) == (want, last)
 
 
-def test_line_window_cost_does_not_grow_with_position(big: Path) -> None:
+def test_line_window_deep_in_a_dense_file(big: Path) -> None:
+    """59,000 matches before the window; what that costs is measured in bench/."""
     from asrch.engine.files import read_window
 
-    started = time.monotonic()
     window = read_window(resolve_rg(), Query(term="bigterm"), str(big), line=59_000, context=5)
-    assert time.monotonic() - started < 2
     assert window.last_line == 60_000
     assert [ln.number for ln in window.lines] == list(range(58_995, 59_006))
     assert all(ln.is_match for ln in window.lines)

@@ -3,7 +3,8 @@
 Bytes that are not UTF-8 print as `\\xNN`, line endings are stripped, other controls
 are made visible, a long line is cut on a character boundary with a marker that
 says how many bytes were cut. Files holding NUL found while walking a directory are
-binary to rg and not counted.
+binary to rg and not counted, and
+the answer says how many there were.
 """
 
 import re
@@ -11,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.helpers import LINE_CAP, Run, asrch, asrch_many, check_invariants, field
+from tests.reliability.helpers import (
+    LINE_CAP,
+    Run,
+    asrch,
+    asrch_many,
+    check_invariants,
+    field,
+    notes,
+)
 
 HUGE = 10_000_000
 JP = "日本語テキスト"
@@ -92,6 +101,13 @@ def test_scout_counts_text_and_skips_binary(tree: Path) -> None:
     total = sum(MATCHING_LINES.values())
     files = sum(1 for n in MATCHING_LINES.values() if n)
     assert f"  needle,{total},{files},.\n" in survey.out
+    # Not a silent drop: both binary files are counted and said (D21).
+    said = (
+        f"note: skipped: {len(BINARY)} binary files (holding a NUL byte); their matches are "
+        "not counted; give one file as the path to search it"
+    )
+    for run in runs:
+        assert said in notes(run.out), str(run)
 
 
 @pytest.mark.parametrize("name", sorted(BINARY))

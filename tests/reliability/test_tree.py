@@ -175,19 +175,30 @@ def test_unreadable_entries_are_counted_as_skipped(shared_dir: Path) -> None:
     assert "  needle,1,1,.\n" in survey.out
 
 
-def test_unreadable_file_named_explicitly(shared_dir: Path) -> None:
+def test_unreadable_paths_named_explicitly_are_input_errors(shared_dir: Path) -> None:
+    """Named on the command line, in every command alike: exit 2 with the reason (D21)."""
     user = _unprivileged()
     (shared_dir / "locked.txt").write_text("needle\n")
     (shared_dir / "locked.txt").chmod(0o000)
-    one_skipped = SKIPPED_2.replace("skipped: 2", "skipped: 1")
-    for command in ("scout", "sample", "show"):
-        run = asrch(command, "needle", "locked.txt", cwd=shared_dir, user=user)
-        check_invariants(run, frozenset({0}))
-        assert one_skipped in notes(run.out)
-        assert field(run.out, "matches") == "0"
-    run = asrch("show", "--line", "1", "needle", "locked.txt", cwd=shared_dir, user=user)
-    check_invariants(run, frozenset({2}))
-    assert run.err == "error: cannot read locked.txt: Permission denied\n"
+    for name, mode in (("locked-dir", 0o000), ("list-only", 0o444), ("enter-only", 0o111)):
+        (shared_dir / name).mkdir()
+        (shared_dir / name / "inner.txt").write_text("needle\n")
+        (shared_dir / name).chmod(mode)
+    files = ["locked.txt", "locked-dir/inner.txt", "list-only/inner.txt"]
+    for path in files:
+        for command in (["scout"], ["sample"], ["show"], ["show", "--line", "1"]):
+            run = asrch(*command, "needle", path, cwd=shared_dir, user=user)
+            check_invariants(run, frozenset({2}))
+            assert run.err == f"error: cannot read {path}: Permission denied\n", str(run)
+    for path in ("locked-dir", "list-only", "enter-only"):
+        for command in (["scout", "needle", path], ["survey", "--term=needle", "--", ".", path]):
+            run = asrch(*command, cwd=shared_dir, user=user)
+            check_invariants(run, frozenset({2}))
+            assert run.err == f"error: cannot read {path}: Permission denied\n", str(run)
+    # enter-only/inner.txt can be read: the directory's x bit is enough to reach it.
+    run = asrch("scout", "needle", "enter-only/inner.txt", cwd=shared_dir, user=user)
+    check_invariants(run, frozenset({0}))
+    assert field(run.out, "matches") == "1"
 
 
 def _nest(root: Path, parts: list[str]) -> Path:

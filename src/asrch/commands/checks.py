@@ -1,17 +1,25 @@
 """Argument checks every command shares: paths that must exist, numbers in range."""
 
 from asrch.domain.errors import InputError
-from asrch.domain.ports import PathKind, Searcher
+from asrch.domain.ports import PathKind, PathStatus, Searcher
 from asrch.domain.values import quote
 
 
+def _unreadable(path: str, status: PathStatus) -> InputError:
+    return InputError(f"error: cannot read {quote(path)}: {status.reason}")
+
+
 def require_path(searcher: Searcher, path: str) -> PathKind:
-    """A search target must exist; what rg can do with it is rg's business."""
+    """A search target must exist and be readable (D21): the walk's business starts
+    below it, where an unreadable entry is a skipped file."""
     if path == "":
         raise InputError("error: empty path; give a file or directory, or omit it for .")
-    kind = searcher.inspect(path)
+    status = searcher.inspect(path)
+    kind = status.kind
     if kind is PathKind.MISSING:
         raise InputError(f"error: path {quote(path)} does not exist")
+    if kind is PathKind.UNREADABLE:
+        raise _unreadable(path, status)
     if kind is PathKind.SPECIAL:
         raise InputError(
             f"error: path {quote(path)} is a FIFO, socket or device; "
@@ -24,9 +32,12 @@ def require_file(searcher: Searcher, path: str) -> None:
     """`sample` and `show` read one regular file: never a directory, never a FIFO."""
     if path == "":
         raise InputError("error: empty FILE; give one regular file")
-    kind = searcher.inspect(path)
+    status = searcher.inspect(path)
+    kind = status.kind
     if kind is PathKind.MISSING:
         raise InputError(f"error: file {quote(path)} does not exist")
+    if kind is PathKind.UNREADABLE:
+        raise _unreadable(path, status)
     if kind is PathKind.DIRECTORY:
         raise InputError(
             f"error: {quote(path)} is a directory; give one file "

@@ -9,7 +9,6 @@ from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, Searcher
 from asrch.domain.query import make_query
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
-from asrch.domain.values import quote
 
 
 def run_survey(
@@ -29,8 +28,8 @@ def run_survey(
     if len(missing) == 1:
         raise missing[0][1]
     if missing:
-        names = ", ".join(quote(p) for p, _ in missing)
-        raise InputError(f"error: these paths do not exist or cannot be searched: {names}")
+        each = "; ".join(exc.message.removeprefix("error: ") for _, exc in missing)
+        raise InputError(f"error: {len(missing)} paths cannot be searched: {each}")
     searches = [(q, p) for q in queries for p in paths]
     tallies = searcher.count_many(searches, cap=SCAN_CAP)
     width = len(paths)

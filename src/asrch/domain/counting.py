@@ -22,12 +22,15 @@ class Tally:
     """What one counting search found, in ripgrep's path order.
 
     `capped` means the scan stopped at the cap: `matches` is then exactly the cap and
-    the last file's count is the part scanned before the stop.
+    the last file's count is the part scanned before the stop. `skipped` counts the
+    files rg could not read, `binary` the files holding a NUL byte that rg met while
+    walking (in the part scanned) and did not search.
     """
 
     files: tuple[FileCount, ...] = ()
     capped: bool = False
     skipped: int = 0
+    binary: int = 0
 
     @property
     def matches(self) -> int:
@@ -45,18 +48,19 @@ class Ranked:
 def relative_to(path: str, target: str) -> str:
     """`path` (as rg printed it) relative to the search target, else as printed.
 
-    rg prints a walked entry as the target joined with the entry's components, so a
-    prefix strip is exact; a file given as the target itself has no relative form
+    rg prints a walked entry as the target exactly as given, a `/` unless the target
+    already ends in one, and the entry's components (`src//` + `net/pool.py` is
+    `src//net/pool.py`), so stripping the target and the `/`s after it is exact for
+    every spelling of it (D26). A file given as the target itself has no relative form
     and keeps the notation the user typed.
     """
-    if path == target:
+    if path == target or not path.startswith(target):
         return path
-    prefix = target.rstrip("/")
-    prefix = "/" if prefix == "" and target.startswith("/") else prefix + "/"
-    if path.startswith(prefix) and len(path) > len(prefix):
-        rest = path[len(prefix) :]
-        return rest[2:] if rest.startswith("./") else rest
-    return path
+    rest = path[len(target) :]
+    if not (rest.startswith("/") or target.endswith("/")):
+        return path
+    # No name holds a `/`: what follows the target's own `/`s is the relative path.
+    return rest.lstrip("/") or path
 
 
 def parent_of(relative: str) -> str:

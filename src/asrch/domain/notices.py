@@ -68,6 +68,14 @@ class SkippedNotice:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class BinaryNotice:
+    """Files holding a NUL byte met while walking: rg does not search them (D21)."""
+
+    kind: ClassVar[str] = "binary"
+    count: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class NoMatchNotice:
     kind: ClassVar[str] = "no_match"
     directory: bool
@@ -113,6 +121,7 @@ Notice = (
     | ShortTermNotice
     | LooseBoundaryNotice
     | SkippedNotice
+    | BinaryNotice
     | NoMatchNotice
     | DominanceNotice
     | SamePathNotice
@@ -137,7 +146,7 @@ def search_notices(
     query: Query, tally: Tally, target: str, *, directory: bool, name_term: bool = False
 ) -> list[Notice]:
     """The notices one search of `target` earns: broad, cap, short term, loose boundary,
-    skipped, no match.
+    skipped, binary, no match.
 
     `directory` says the target was a directory (walked), not a named file.
     """
@@ -156,6 +165,8 @@ def search_notices(
         notices.append(loose)
     if tally.skipped:
         notices.append(SkippedNotice(count=tally.skipped))
+    if tally.binary:
+        notices.append(BinaryNotice(count=tally.binary))
     if not tally.files and not name_term:
         notices.append(NoMatchNotice(directory=directory))
     return notices

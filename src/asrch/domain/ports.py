@@ -6,6 +6,7 @@ another that returns plain values.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,11 +26,20 @@ class PathKind(Enum):
     """A regular file (or a link to one)."""
     SPECIAL = "special"
     """A FIFO, socket or device: never opened, since reading one may block forever."""
+    UNREADABLE = "unreadable"
+    """Named but not usable: not readable, a symlink loop, a name too long, `FILE/`…"""
+
+
+@dataclass(frozen=True, slots=True)
+class PathStatus:
+    kind: PathKind
+    reason: str = ""
+    """Why an UNREADABLE path cannot be read, in the system's words."""
 
 
 class Searcher(Protocol):
-    def inspect(self, path: str) -> PathKind:
-        """What `path` is, without opening it."""
+    def inspect(self, path: str) -> PathStatus:
+        """What `path` is, and whether it can be read; a FIFO or device is never opened."""
         ...
 
     def resolve(self, path: str) -> str:

@@ -8,6 +8,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
+    BinaryNotice,
     BroadNotice,
     DominanceNotice,
     NoMatchNotice,
@@ -87,6 +88,15 @@ def _dominant(paths: Sequence[str], tallies: Sequence[Tally]) -> str | None:
     return best
 
 
+def _distinct(paths: Sequence[str]) -> list[int]:
+    """The index of each path's first appearance: a path given twice (in any spelling:
+    `paths` are real locations) is one tree."""
+    first: dict[str, int] = {}
+    for index, path in enumerate(paths):
+        first.setdefault(path, index)
+    return list(first.values())
+
+
 def build_survey_report(
     queries: Sequence[Query],
     paths: Sequence[str],
@@ -135,6 +145,10 @@ def build_survey_report(
     skipped = sum(t.skipped for row in tallies for t in row)
     if skipped:
         notices.append(SkippedNotice(count=skipped))
+    # The binary files under a path are the same whatever the term: counted once a path.
+    binary = sum(max((row[i].binary for row in tallies), default=0) for i in _distinct(real_paths))
+    if binary:
+        notices.append(BinaryNotice(count=binary))
     if not grand:
         notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds))
 

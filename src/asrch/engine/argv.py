@@ -6,12 +6,19 @@ from asrch.domain.query import Query
 
 # `--no-config`: a user's RIPGREP_CONFIG_PATH must not change results.
 # `--case-sensitive`: the modes are case-sensitive whatever rg's defaults become.
+# `--no-require-git`: `.gitignore` applies outside a git repository too, so an
+# unpacked archive counts like its checkout (D13).
+# `--no-ignore-messages`: a rule rg cannot parse in an ignore file (or an ignore file
+# it cannot read) is rg's to drop; it is no searched file that went unread, and its
+# `rg: PATH: …` line would otherwise be taken for one (D21).
 # Exclusion globs are matched by rg against walked entries only, so a project
 # living inside a folder named `build` is still searched; the trailing `/` limits
 # the directory names to directories.
 BASE_FLAGS: tuple[str, ...] = (
     "--no-config",
     "--case-sensitive",
+    "--no-require-git",
+    "--no-ignore-messages",
     *(f"--glob=!{name}/" for name in EXCLUDED_DIRS),
     *(f"--glob=!{pattern}" for pattern in EXCLUDED_FILES),
 )
@@ -41,30 +48,61 @@ def pattern_args(query: Query) -> list[str]:
             return [f"--regexp={query.term}"]
 
 
-def count_argv(rg: str, query: Query, target: str, *, sort: bool = True) -> list[str]:
-    """Per-file matched-line counts, NUL after each path (in path order if `sort`)."""
+# rg tells which binary files it met while walking only in its debug log
+# (`ignoring PATH: found binary data at offset N`); the rest of that log is a few lines.
+LOG_BINARY = "--debug"
+
+
+def operand(path: str) -> str:
+    """`path` as handed to rg: `-` alone means stdin to rg, `./-` the file named `-`."""
+    return "./-" if path == "-" else path
+
+
+def as_typed(printed: str, path: str) -> str:
+    """A path rg printed under `operand(path)`, spelled from `path` as the user typed it."""
+    given = operand(path)
+    if given == path or not printed.startswith(given):
+        return printed
+    return path + printed[len(given) :]
+
+
+def count_argv(
+    rg: str, query: Query, target: str, *, sort: bool = True, log_binary: bool = True
+) -> list[str]:
+    """Per-file matched-line counts, NUL after each path (in path order if `sort`);
+    with `log_binary`, rg's debug log names each binary file met while walking."""
     return [
         rg,
         *BASE_FLAGS,
+        *([LOG_BINARY] if log_binary else []),
         "--count",
         "--with-filename",
         "--null",
         *(["--sort=path"] if sort else []),
         *pattern_args(query),
         "--",
-        target,
+        operand(target),
     ]
 
 
-def json_argv(rg: str, query: Query, target: str, *, context: int = 0) -> list[str]:
+def json_argv(
+    rg: str, query: Query, target: str, *, context: int = 0, log_binary: bool = False
+) -> list[str]:
     """Match (and context) events as JSON lines, in path order."""
     return [
         rg,
         *BASE_FLAGS,
+        *([LOG_BINARY] if log_binary else []),
         "--json",
         f"--context={context}",
         "--sort=path",
         *pattern_args(query),
         "--",
-        target,
+        operand(target),
     ]
+
+
+def pattern_probe_argv(rg: str, query: Query) -> list[str]:
+    """The query alone, searched in nothing (empty stdin): rg refuses it only if the
+    pattern itself is at fault."""
+    return [rg, "--no-config", *pattern_args(query), "--", "-"]

@@ -5,8 +5,9 @@ import re
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
-from asrch.engine.argv import count_argv
+from asrch.engine.argv import as_typed, count_argv, operand
 from asrch.engine.process import run_to_end
+from asrch.engine.stderr import RgSaid
 
 # One record: a path (any byte but NUL; newlines included), NUL, decimal count, LF.
 _RECORD = re.compile(rb"([^\0]*)\0([0-9]+)\n")
@@ -47,7 +48,7 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     is counted; sorting the counts by path and cutting at the cap gives exactly the
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
     """
-    output, skipped = run_to_end(count_argv(rg, query, target, sort=False))
+    output, said = run_to_end(count_argv(rg, query, target, sort=False))
     found = parse_count_records(output)
     found.sort(key=lambda item: rg_path_order(item[0]))
     files: list[FileCount] = []
@@ -61,4 +62,17 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
         if total >= cap:
             capped = True
             break
-    return Tally(files=tuple(files), capped=capped, skipped=skipped)
+    if operand(target) != target:
+        files = [FileCount(as_typed(f.path, target), f.matches) for f in files]
+    last = rg_path_order(found[len(files) - 1][0]) if capped else None
+    return Tally(
+        files=tuple(files), capped=capped, skipped=said.skipped, binary=binary_met(said, last)
+    )
+
+
+def binary_met(said: RgSaid, last: bytes | None) -> int:
+    """The binary files a path-ordered scan meets before it stops in the file `last`
+    (a `rg_path_order` key; None: it never stops)."""
+    if last is None:
+        return said.binary
+    return sum(1 for path in said.binary_paths() if rg_path_order(path) < last)

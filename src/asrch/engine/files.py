@@ -7,16 +7,20 @@ which for one file is exactly what a path-ordered scan stopped at the cap counts
 
 import os
 import stat
-import subprocess
 
-from asrch.domain.errors import EngineError, InputError
-from asrch.domain.lines import FileScan, FileWindow, SourceLine
+from asrch.domain.errors import InputError
+from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
 from asrch.domain.query import Query
 from asrch.domain.values import quote
 from asrch.engine.argv import count_argv, json_argv
 from asrch.engine.counts import parse_count_records
-from asrch.engine.json_events import parse_events, split_lines
-from asrch.engine.process import RgRun, judge_exit, run_to_end
+from asrch.engine.json_events import (
+    last_line_number,
+    parse_events,
+    record_blocks,
+    split_lines,
+)
+from asrch.engine.process import RgRun, run_to_end
 
 _CHUNK = 1 << 20
 
@@ -25,9 +29,9 @@ def count_matches(rg: str, query: Query, file: str, *, cap: int) -> tuple[int, b
     """Matching lines in one file, at most `cap`: (count, capped, skipped)."""
     argv = count_argv(rg, query, file)
     argv.insert(1, f"--max-count={cap}")
-    output, skipped = run_to_end(argv)
+    output, said = run_to_end(argv)
     total = sum(count for _path, count in parse_count_records(output))
-    return min(total, cap), total >= cap, skipped
+    return min(total, cap), total >= cap, said.skipped
 
 
 def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
@@ -48,7 +52,7 @@ def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap:
                 SourceLine(event.line_number, event.text, event.is_match, event.first_match)
             )
             kept += event.is_match
-        skipped = run.finish()
+        skipped = run.finish().skipped
     if not more:
         return FileScan(lines=tuple(lines), kept=kept, matches=kept, skipped=skipped)
     total, capped, skipped = count_matches(rg, query, file, cap=cap)
@@ -125,30 +129,30 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
 
 
 def window_matches(
-    rg: str, query: Query, raw: list[tuple[int, bytes]]
-) -> dict[int, tuple[int, int] | None]:
-    """Which of the window's lines match (with the span of each one's first match):
-    rg reads just those lines on stdin.
+    rg: str, query: Query, file: str, start: int, end: int
+) -> dict[int, Span | None]:
+    """Which of lines `start..end` match, with the span of each one's first match:
+    rg's own answer on the whole file.
 
-    rg matches line by line, so a line matches on its own exactly as inside the
-    file; this keeps `show --line` independent of the matches before the window.
+    rg searches the file itself, as `sample` and `show` do, and is stopped past `end`:
+    whatever rg makes of a NUL byte, a CR or a byte-order mark before the window, the
+    labels are its. Records are decoded only in the blocks of output that reach the
+    window; before it, only each block's last line number is read.
     """
-    if not raw:
-        return {}
-    data = b"".join(text if text.endswith(b"\n") else text + b"\n" for _, text in raw)
-    try:
-        done = subprocess.run(
-            json_argv(rg, query, "-"), input=data, capture_output=True, check=False
-        )
-    except OSError as exc:
-        raise EngineError(
-            f"error: cannot run rg at {quote(rg)}: {exc.strerror or exc}; "
-            "reinstall asrch or set ASRCH_RG"
-        ) from None
-    judge_exit(done.returncode, done.stderr)
-    offset = raw[0][0] - 1
-    events = parse_events(split_lines([done.stdout]))
-    return {offset + e.line_number: e.first_match for e in events if e.is_match}
+    found: dict[int, Span | None] = {}
+    with RgRun(json_argv(rg, query, file)) as run:
+        for block in record_blocks(run.chunks()):
+            last = last_line_number(block)
+            if last is None or last < start:
+                continue
+            for event in parse_events(block.split(b"\n")):
+                if event.is_match and start <= event.line_number <= end:
+                    found[event.line_number] = event.first_match
+            if last > end:
+                run.stop()
+                break
+        run.finish()
+    return found
 
 
 def read_window(rg: str, query: Query, file: str, *, line: int, context: int) -> FileWindow:
@@ -156,6 +160,6 @@ def read_window(rg: str, query: Query, file: str, *, line: int, context: int) ->
     raw, last = read_lines(file, start, end)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)
-    found = window_matches(rg, query, raw)
+    found = window_matches(rg, query, file, start, end)
     lines = tuple(SourceLine(n, text, n in found, found.get(n)) for n, text in raw)
     return FileWindow(lines=lines, last_line=last)

@@ -3,13 +3,15 @@
 import base64
 import json
 import os
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, NoReturn
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
-from asrch.engine.argv import json_argv
+from asrch.engine.argv import as_typed, json_argv, operand
+from asrch.engine.counts import binary_met, rg_path_order
 from asrch.engine.process import RgRun
 
 
@@ -61,7 +63,11 @@ def _data(field: dict[str, Any]) -> bytes:
 _decode_json = json.JSONDecoder().decode
 
 
-def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
+FileEnd = Callable[[str, "int | None"], None]
+"""Told each file's end: its path and rg's `binary_offset` (None: no NUL byte met)."""
+
+
+def parse_events(lines: Iterable[bytes], *, on_end: FileEnd | None = None) -> Iterator[LineEvent]:
     paths: dict[bytes, str] = {}
     for line in lines:
         if not line:
@@ -70,6 +76,12 @@ def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
             record = _decode_json(line.decode("utf-8"))
             kind = record["type"]
             if kind not in ("match", "context"):
+                if kind == "end" and on_end is not None:
+                    data = record["data"]
+                    offset = data.get("binary_offset")
+                    on_end(
+                        os.fsdecode(_data(data["path"])), None if offset is None else int(offset)
+                    )
                 continue
             data = record["data"]
             raw_path = _data(data["path"])
@@ -88,6 +100,48 @@ def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
             _unreadable(type(exc).__name__)
 
 
+# Inside a JSON string every `"` is escaped, so this key cannot occur in a path or a
+# line's text: each occurrence is a record's own field, and without context lines only
+# match records have one.
+_KEY = b'"line_number":'
+_LINE_NUMBER = re.compile(rb'"line_number":([0-9]+)')
+
+
+def record_blocks(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """rg's JSON output in blocks of whole records, as it arrives, not decoded.
+
+    For `show --line`, which needs rg's verdict on every line up to its window and the
+    text of the window's lines only: decoding every record of a dense file would cost
+    more than rg's search.
+    """
+    pending: list[bytes] = []
+    for chunk in chunks:
+        if b"\n" not in chunk:
+            # Inside one long record (a 10 MB line): joined once, when it ends.
+            pending.append(chunk)
+            continue
+        cut = chunk.rfind(b"\n") + 1
+        block = b"".join([*pending, chunk[:cut]])
+        pending = [chunk[cut:]]
+        if not block.startswith(b"{"):
+            _unreadable("not a JSON record")
+        yield block
+    rest = b"".join(pending)
+    if rest.strip():
+        yield rest
+
+
+def last_line_number(block: bytes) -> int | None:
+    """The line number of the block's last match record (None: it has none)."""
+    at = block.rfind(_KEY)
+    if at < 0:
+        return None
+    found = _LINE_NUMBER.match(block, at)
+    if found is None:
+        _unreadable("a line number that is not a number")
+    return int(found[1])
+
+
 def _unreadable(why: str) -> NoReturn:
     raise EngineError(
         f"error: rg printed JSON asrch cannot read ({why}); "
@@ -98,19 +152,44 @@ def _unreadable(why: str) -> NoReturn:
 def tally_from_json(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     """The reference count: a path-ordered JSON scan stopped at the cap (D9).
 
+    A walked file holding NUL is binary: rg stops in it at the NUL and says so in the
+    file's `end` event, after any matches before it; those are not counted, as
+    `rg --count` does not count them. So the scan stops at the cap only at the end of
+    the file it was reached in, once that file is known not to be binary.
     `count_files` must give the same Tally; tests hold the two to that.
     """
+    named = operand(target)
     counts: dict[str, int] = {}
     total = 0
-    with RgRun(json_argv(rg, query, target)) as run:
-        for event in parse_events(split_lines(run.chunks())):
-            if not event.is_match:
+    full_in: str | None = None
+    stop = False
+
+    def on_end(path: str, binary_offset: int | None) -> None:
+        nonlocal total, full_in, stop
+        if binary_offset is not None and path != named:
+            total -= counts.pop(path, 0)
+        if path == full_in:
+            stop = total >= cap
+            full_in = None if not stop else full_in
+
+    with RgRun(json_argv(rg, query, target, log_binary=True)) as run:
+        for event in parse_events(split_lines(run.chunks()), on_end=on_end):
+            if stop:
+                run.stop()
+                break
+            if not event.is_match or full_in is not None:
                 continue
             counts[event.path] = counts.get(event.path, 0) + 1
             total += 1
             if total >= cap:
-                run.stop()
-                break
-        skipped = run.finish()
-    files = tuple(FileCount(path=p, matches=n) for p, n in counts.items())
-    return Tally(files=files, capped=total >= cap, skipped=skipped)
+                full_in = event.path
+        said = run.finish()
+    capped = total >= cap
+    last = list(counts)[-1] if capped else None
+    files = tuple(FileCount(path=as_typed(p, target), matches=n) for p, n in counts.items())
+    return Tally(
+        files=files,
+        capped=capped,
+        skipped=said.skipped,
+        binary=binary_met(said, None if last is None else rg_path_order(os.fsencode(last))),
+    )

@@ -7,13 +7,11 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import IO
 
-from asrch.domain.errors import EngineError, InputError
+from asrch.domain.errors import EngineError
 from asrch.domain.values import quote
+from asrch.engine.stderr import RgSaid, judge, operands, read_stderr
 
 _CHUNK = 1 << 16
-_STDERR_KEEP = 1 << 16
-# Messages rg prints about the search as a whole, not about one unreadable file.
-_NOT_A_SKIP = (b"rg: No files were searched",)
 
 
 _LIVE: set["subprocess.Popen[bytes]"] = set()
@@ -33,7 +31,8 @@ class RgRun:
     """A running rg; use as a context manager so the child never outlives the caller.
 
     stderr is drained on a thread, so a child that reports thousands of unreadable
-    files cannot block on a full pipe while we read stdout.
+    files cannot block on a full pipe while we read stdout. It is kept whole: a count
+    of skipped files must not stop at some size (a line is ~100 bytes a file).
     """
 
     def __init__(self, argv: list[str]) -> None:
@@ -47,8 +46,7 @@ class RgRun:
     def _read_stderr(self) -> None:
         assert self._child.stderr is not None
         for line in self._child.stderr:
-            if len(self._stderr) < _STDERR_KEEP:
-                self._stderr += line
+            self._stderr += line
 
     def chunks(self) -> Iterator[bytes]:
         assert self._child.stdout is not None
@@ -81,16 +79,20 @@ class RgRun:
     ) -> None:
         self._reap()
 
-    def finish(self) -> int:
-        """Reap the child and judge how it ended; returns the skipped-file count."""
+    def finish(self) -> RgSaid:
+        """Reap the child and judge how it ended: what rg said on stderr, sorted.
+
+        Stopped early, rg was killed: its status says nothing, its messages so far stand.
+        """
         self._reap()
+        said = read_stderr(bytes(self._stderr), operands(self.argv))
         if self.stopped_early:
-            return count_skipped(bytes(self._stderr))
-        return judge_exit(self._child.returncode, bytes(self._stderr))
+            return said
+        return judge(self._child.returncode, said)
 
 
-def run_to_end(argv: list[str]) -> tuple[bytes, int]:
-    """Run rg to its end and judge it: (its whole stdout, the skipped-file count).
+def run_to_end(argv: list[str]) -> tuple[bytes, RgSaid]:
+    """Run rg to its end and judge it: (its whole stdout, its stderr sorted).
 
     For plans that read all of rg's output anyway (counts). Through a pipe, each
     record rg writes (one per file) wakes the reader: on ten thousand files those
@@ -109,7 +111,8 @@ def run_to_end(argv: list[str]) -> tuple[bytes, int]:
             _forget(child)
         out.seek(0)
         err.seek(0)
-        return out.read(), judge_exit(child.returncode, err.read())
+        said = read_stderr(err.read(), operands(argv))
+        return out.read(), judge(child.returncode, said)
 
 
 def _scratch() -> IO[bytes]:
@@ -140,43 +143,3 @@ def _start(
 def _forget(child: "subprocess.Popen[bytes]") -> None:
     with _LIVE_LOCK:
         _LIVE.discard(child)
-
-
-def count_skipped(stderr: bytes) -> int:
-    return sum(
-        1
-        for line in stderr.splitlines()
-        if line.startswith(b"rg: ") and not line.startswith(_NOT_A_SKIP)
-    )
-
-
-def judge_exit(returncode: int, stderr: bytes) -> int:
-    """0 and 1 are results; 2 with per-file messages is a result with skips (D21)."""
-    if returncode in (0, 1):
-        return count_skipped(stderr)
-    text = stderr.decode("utf-8", "replace")
-    if returncode == 2 and "regex parse error" in text:
-        detail = (
-            next(
-                (ln.strip() for ln in text.splitlines() if ln.strip().startswith("error:")),
-                "the pattern does not parse",
-            )
-            .removeprefix("error:")
-            .strip()
-        )
-        raise InputError(f"error: invalid --regex query: {detail}")
-    if returncode == 2 and "exceeds size limit" in text:
-        # About the pattern, not a file: a false zero with a "skipped" note otherwise.
-        raise InputError(
-            "error: the query compiles to a regex beyond rg's size limit; "
-            "use a shorter term or a smaller repetition count"
-        )
-    skipped = count_skipped(stderr)
-    if returncode == 2 and skipped:
-        return skipped
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
-    if returncode < 0:
-        raise EngineError(f"error: rg was killed by signal {-returncode}")
-    raise EngineError(
-        f"error: rg failed with exit status {returncode}" + (f": {quote(first)}" if first else "")
-    )

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import TYPE_CHECKING
+import subprocess
+from typing import TYPE_CHECKING, TypeVar
 
-from asrch.domain.ports import PathKind
+from asrch.domain.errors import EngineError, InputError
+from asrch.domain.modes import Mode
+from asrch.domain.ports import PathKind, PathStatus
+from asrch.domain.values import quote
 from asrch.engine.binary import resolve_rg
+from asrch.engine.stderr import RgRefusedError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from asrch.domain.counting import Tally
     from asrch.domain.lines import FileScan, FileWindow
@@ -18,6 +23,22 @@ if TYPE_CHECKING:
 
 # The plans are imported by the operation that runs them: `scout` never loads the JSON
 # parsers or a thread pool (and its `logging`), which start-up would otherwise pay for.
+
+T = TypeVar("T")
+
+
+def _can_read(path: str, mode: int) -> str | None:
+    """Why rg could not read `path`, or None. A directory must list and be entered."""
+    try:
+        if stat.S_ISDIR(mode):
+            os.close(os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)))
+            # Entering it needs search (x) permission, which listing does not.
+            os.stat(os.path.join(path, "."))
+        else:
+            os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
 
 
 class RipgrepSearcher:
@@ -30,19 +51,58 @@ class RipgrepSearcher:
             self._rg = resolve_rg()
         return self._rg
 
-    def inspect(self, path: str) -> PathKind:
+    def inspect(self, path: str) -> PathStatus:
         try:
             mode = os.stat(path).st_mode
-        except (FileNotFoundError, NotADirectoryError):
-            return PathKind.MISSING
-        except OSError:
-            # Unreadable but present: rg will report it, and it is counted as skipped.
-            return PathKind.DIRECTORY
-        if stat.S_ISDIR(mode):
-            return PathKind.DIRECTORY
-        if stat.S_ISREG(mode):
-            return PathKind.FILE
-        return PathKind.SPECIAL
+        except FileNotFoundError:
+            return PathStatus(PathKind.MISSING)
+        except OSError as exc:
+            # ENOTDIR (`FILE/`), ELOOP, ENAMETOOLONG, EACCES on a parent…: say which.
+            return PathStatus(PathKind.UNREADABLE, exc.strerror or str(exc))
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+            return PathStatus(PathKind.SPECIAL)
+        reason = _can_read(path, mode)
+        if reason is not None:
+            return PathStatus(PathKind.UNREADABLE, reason)
+        return PathStatus(PathKind.DIRECTORY if stat.S_ISDIR(mode) else PathKind.FILE)
+
+    def _judged(self, query: Query, run: Callable[[], T]) -> T:
+        """`run()`, with a complaint of rg's laid at the door of whoever caused it."""
+        try:
+            return run()
+        except RgRefusedError as complaint:
+            raise self._blame(query, complaint) from None
+
+    def _blame(self, query: Query, complaint: RgRefusedError) -> EngineError | InputError:
+        """The query's fault (exit 2, rg's reason) if rg refuses the query alone on empty
+        input but takes a plain literal so; otherwise rg's own failure (exit 4)."""
+        from asrch.domain.query import Query
+
+        reason = self._refusal(query)
+        if reason is None or self._refusal(Query(term="x")) is not None:
+            return complaint
+        if query.mode is Mode.REGEX:
+            return InputError(f"error: invalid --regex query {quote(query.term)}: {reason}")
+        return InputError(f"error: rg cannot search for {quote(query.term)}: {reason}")
+
+    def _refusal(self, query: Query) -> str | None:
+        """rg's reason for refusing `query` alone, searched in empty input, or None."""
+        from asrch.engine.argv import pattern_probe_argv
+        from asrch.engine.stderr import read_stderr, reason_of
+
+        try:
+            probe = subprocess.run(
+                pattern_probe_argv(self.rg, query),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                check=False,
+            )
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        said = read_stderr(probe.stderr, [])
+        if probe.returncode in (0, 1) and said.complaint is None:
+            return None
+        return reason_of(said.complaint or f"exit status {probe.returncode}")
 
     def resolve(self, path: str) -> str:
         return os.path.realpath(path)
@@ -51,15 +111,13 @@ class RipgrepSearcher:
         """Several counting rg children at once, one per (query, target), results in order."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from asrch.engine.counts import count_files
         from asrch.engine.process import kill_all
 
-        rg = self.rg
         if len(searches) <= 1:
-            return [count_files(rg, q, t, cap=cap) for q, t in searches]
+            return [self.count(q, t, cap=cap) for q, t in searches]
         workers = min(len(searches), max(2, os.cpu_count() or 2))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(count_files, rg, q, t, cap=cap) for q, t in searches]
+            futures = [pool.submit(self.count, q, t, cap=cap) for q, t in searches]
             try:
                 return [f.result() for f in futures]
             except BaseException:
@@ -71,14 +129,19 @@ class RipgrepSearcher:
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         from asrch.engine.counts import count_files
 
-        return count_files(self.rg, query, target, cap=cap)
+        return self._judged(query, lambda: count_files(self.rg, query, target, cap=cap))
 
     def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
         from asrch.engine.files import scan_file
 
-        return scan_file(self.rg, query, file, context=context, keep=keep, cap=cap)
+        return self._judged(
+            query,
+            lambda: scan_file(self.rg, query, file, context=context, keep=keep, cap=cap),
+        )
 
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
         from asrch.engine.files import read_window
 
-        return read_window(self.rg, query, file, line=line, context=context)
+        return self._judged(
+            query, lambda: read_window(self.rg, query, file, line=line, context=context)
+        )

@@ -4,6 +4,7 @@ from asrch.domain.boundaries import word_part
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
+    BinaryNotice,
     BroadNotice,
     CapNotice,
     DominanceNotice,
@@ -25,6 +26,10 @@ def _for(term: str | None) -> str:
 
 def _files(n: int) -> str:
     return "1 file" if n == 1 else f"{n} files"
+
+
+def _files_word(n: int) -> str:
+    return "file" if n == 1 else "files"
 
 
 def _and(values: tuple[str, ...]) -> str:
@@ -88,6 +93,11 @@ def notice_text(notice: Notice) -> str:
             return (
                 f"skipped: {notice.count} unreadable (permission denied or I/O errors); "
                 "their matches are not counted"
+            )
+        case BinaryNotice():
+            return (
+                f"skipped: {notice.count} binary {_files_word(notice.count)} (holding a NUL "
+                "byte); their matches are not counted; give one file as the path to search it"
             )
         case NoMatchNotice(directory=True):
             return (

@@ -1,0 +1,180 @@
+"""No false answers: what rg refuses, and paths asrch cannot hand it, are errors.
+
+Every command alike: a pattern rg rejects is exit 2 with rg's reason, an rg that
+rejects everything is exit 4, a named path that cannot be read is exit 2 with the
+system's reason, and a file named `-` is that file, not standard input.
+"""
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.reliability.helpers import (
+    Arg,
+    Run,
+    asrch,
+    asrch_many,
+    check_invariants,
+    field,
+    notes,
+    table,
+)
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("refusals")
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text("alpha needle\nbeta\n")
+    (root / "f.txt").write_text("needle\n")
+    return root
+
+
+def _every_command(term: Arg, *, mode: tuple[str, ...] = ()) -> list[list[Arg]]:
+    """The term in each command that searches; survey has no --regex."""
+    commands: list[list[Arg]] = [
+        ["scout", *mode, "--", term, "src"],
+        ["sample", *mode, "--", term, "f.txt"],
+        ["show", *mode, "--", term, "f.txt"],
+        ["show", "--line", "1", *mode, "--", term, "f.txt"],
+    ]
+    if "--regex" not in mode:
+        commands.append(["survey", *mode, b"--term=" + os.fsencode(term), "--", "src"])
+    return commands
+
+
+def _refused(run: Run, reason: str) -> None:
+    check_invariants(run, frozenset({2}))
+    assert run.err.endswith(f": {reason}\n"), str(run)
+
+
+@pytest.mark.parametrize("mode", [(), ("--word",), ("--identifier",), ("--regex",)])
+def test_a_term_that_is_not_utf8_is_refused_in_every_command(
+    tree: Path, mode: tuple[str, ...]
+) -> None:
+    for run in asrch_many(_every_command(b"needle\xff", mode=mode), cwd=tree):
+        _refused(run, "value is not valid UTF-8")
+        assert '"needle\\xff"' in run.err
+
+
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        ("a\\nb", 'the literal "\\n" is not allowed in a regex'),
+        ("connect(", "unclosed group"),
+        ("a{99999999}", "compiled regex exceeds size limit of 104857600"),
+    ],
+)
+def test_a_regex_rg_rejects_is_refused_in_every_command(
+    tree: Path, pattern: str, reason: str
+) -> None:
+    for run in asrch_many(_every_command(pattern, mode=("--regex",)), cwd=tree):
+        _refused(run, reason)
+        assert run.err.startswith("error: invalid --regex query "), str(run)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.sampled_from([*"ab\\n(){}[]*+?^$.-:,0123456789", "\\n", "\\x", "\\p", "(?"]),
+        min_size=1,
+        max_size=12,
+    ).map("".join)
+)
+def test_a_regex_is_answered_or_refused_never_skipped(tree: Path, pattern: str) -> None:
+    """Nothing in the tree is unreadable, so a `skipped` note can only be a false one."""
+    run = asrch("scout", "--regex", "--", pattern, "src", cwd=tree)
+    check_invariants(run, frozenset({0, 2}))
+    assert not any("skipped" in note for note in notes(run.out)), str(run)
+
+
+def test_an_rg_that_rejects_everything_is_an_engine_error(tree: Path, tmp_path: Path) -> None:
+    script = tmp_path / "picky-rg"
+    script.write_text("#!/bin/sh\necho 'rg: unrecognized flag --no-require-git' >&2\nexit 2\n")
+    script.chmod(0o755)
+    env = {**os.environ, "ASRCH_RG": str(script)}
+    for command in _every_command("needle"):
+        run = asrch(*command, cwd=tree, env=env)
+        check_invariants(run, frozenset({4}))
+        assert run.err == "error: rg cannot run the search: unrecognized flag --no-require-git\n"
+
+
+# --- named paths that cannot be read ---------------------------------------------------
+
+
+def _path_commands(path: Arg) -> list[list[Arg]]:
+    return [
+        ["scout", "needle", path],
+        ["survey", "--term=needle", "--", path],
+        ["sample", "needle", path],
+        ["show", "needle", path],
+        ["show", "--line", "1", "needle", path],
+    ]
+
+
+def _cannot_read(runs: list[Run], shown: str, code: int) -> None:
+    for run in runs:
+        check_invariants(run, frozenset({2}))
+        assert run.err == f"error: cannot read {shown}: {os.strerror(code)}\n", str(run)
+
+
+def test_a_symlink_loop_named_is_a_loop(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to("loop")
+    _cannot_read(asrch_many(_path_commands("loop"), cwd=tmp_path), "loop", errno.ELOOP)
+
+
+def test_a_name_too_long_is_too_long(tmp_path: Path) -> None:
+    name = "n" * 300
+    runs = asrch_many(_path_commands(name), cwd=tmp_path)
+    _cannot_read(runs, name, errno.ENAMETOOLONG)
+
+
+@pytest.mark.parametrize("path", ["f.txt/", "f.txt/inside", "f.txt/."])
+def test_a_file_written_as_a_directory_is_not_a_directory(tree: Path, path: str) -> None:
+    _cannot_read(asrch_many(_path_commands(path), cwd=tree), path, errno.ENOTDIR)
+
+
+# --- a file named `-` -----------------------------------------------------------------
+
+
+def test_a_file_named_dash_is_that_file(tmp_path: Path) -> None:
+    (tmp_path / "-").write_text("needle\nneedle\nother\n")
+    scout, survey, sample, show, line = asrch_many(
+        [
+            ["scout", "needle", "-"],
+            ["survey", "--term=needle", "--", "-"],
+            ["sample", "needle", "-"],
+            ["show", "--", "needle", "-"],
+            ["show", "--line", "2", "--context", "0", "--", "needle", "-"],
+        ],
+        cwd=tmp_path,
+    )
+    for run in (scout, survey, sample, show, line):
+        check_invariants(run, frozenset({0}))
+    assert field(scout.out, "matches") == "2"
+    assert table(scout.out, "top_files[path,matches]:") == [["-", "2"]]
+    assert "  needle,2,1,-\n" in survey.out
+    assert field(sample.out, "matches") == "2"
+    assert show.out.splitlines()[-3:] == ["1:needle", "2:needle", "3-other"]
+    assert line.out.splitlines()[-1] == "2:needle"
+
+
+def test_a_directory_named_dash_is_that_directory(tmp_path: Path) -> None:
+    (tmp_path / "-" / "sub").mkdir(parents=True)
+    (tmp_path / "-" / "sub" / "a.txt").write_text("needle\n")
+    (tmp_path / "-" / "-").write_text("needle\nneedle\n")
+    scout, survey = asrch_many(
+        [["scout", "--", "needle", "-"], ["survey", "--term=needle", "--", "-", "-/sub"]],
+        cwd=tmp_path,
+    )
+    for run in (scout, survey):
+        check_invariants(run, frozenset({0}))
+    assert table(scout.out, "top_files[path,matches]:") == [["-", "2"], ["sub/a.txt", "1"]]
+    assert table(scout.out, "top_directories[path,matches]:") == [[".", "2"], ["sub", "1"]]
+    assert "  needle,4,3,-\n" in survey.out
