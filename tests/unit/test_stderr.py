@@ -84,7 +84,9 @@ def test_any_other_message_is_a_complaint_wherever_it_stands(
 ) -> None:
     data, operands, skipped, binary = case
     lines = data.split(b"\n")[:-1]
-    lines.insert(min(at, len(lines)), b"rg: " + complaint.encode())
+    # Between messages only: a name holding a newline spans several lines.
+    starts = [i for i, line in enumerate(lines) if line.startswith(b"rg: ")] + [len(lines)]
+    lines.insert(starts[min(at, len(starts) - 1)], b"rg: " + complaint.encode())
     said = read_stderr(b"".join(line + b"\n" for line in lines), operands)
     assert said.complaint == complaint
     assert (said.skipped, said.binary, said.binary_paths()) == (skipped, len(binary), binary)
