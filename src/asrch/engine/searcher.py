@@ -12,6 +12,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, PathStatus
 from asrch.domain.values import quote
 from asrch.engine.binary import resolve_rg
+from asrch.engine.process import HERE, Children, Launch
 from asrch.engine.stderr import RgRefusedError
 
 if TYPE_CHECKING:
@@ -42,8 +43,14 @@ def _can_read(path: str, mode: int) -> str | None:
 
 
 class RipgrepSearcher:
-    def __init__(self, rg: str | None = None) -> None:
+    """Searches paths as rg sees them from `cwd` (None: this process's working directory);
+    with `children`, every rg it starts belongs to that set, which can stop them all."""
+
+    def __init__(
+        self, rg: str | None = None, *, cwd: str | None = None, children: Children | None = None
+    ) -> None:
         self._rg = rg
+        self._launch = HERE if cwd is None and children is None else Launch(cwd, children)
 
     @property
     def rg(self) -> str:
@@ -52,6 +59,7 @@ class RipgrepSearcher:
         return self._rg
 
     def inspect(self, path: str) -> PathStatus:
+        path = self._launch.here(path)
         try:
             mode = os.stat(path).st_mode
         except FileNotFoundError:
@@ -105,7 +113,7 @@ class RipgrepSearcher:
         return reason_of(said.complaint or f"exit status {probe.returncode}")
 
     def resolve(self, path: str) -> str:
-        return os.path.realpath(path)
+        return os.path.realpath(self._launch.here(path))
 
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """Several counting rg children at once, one per (query, target), results in order."""
@@ -129,19 +137,26 @@ class RipgrepSearcher:
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         from asrch.engine.counts import count_files
 
-        return self._judged(query, lambda: count_files(self.rg, query, target, cap=cap))
+        return self._judged(
+            query, lambda: count_files(self.rg, query, target, cap=cap, launch=self._launch)
+        )
 
     def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
         from asrch.engine.files import scan_file
 
         return self._judged(
             query,
-            lambda: scan_file(self.rg, query, file, context=context, keep=keep, cap=cap),
+            lambda: scan_file(
+                self.rg, query, file, context=context, keep=keep, cap=cap, launch=self._launch
+            ),
         )
 
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
         from asrch.engine.files import read_window
 
         return self._judged(
-            query, lambda: read_window(self.rg, query, file, line=line, context=context)
+            query,
+            lambda: read_window(
+                self.rg, query, file, line=line, context=context, launch=self._launch
+            ),
         )
