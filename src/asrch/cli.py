@@ -24,7 +24,7 @@ from asrch.arguments import (
     grammar_of,
     read_command_line,
 )
-from asrch.domain.errors import AsrchError, ExitStatus
+from asrch.domain.errors import AsrchError, ExitStatus, InputError
 from asrch.domain.limits import (
     SAMPLE_CLUSTERS_DEFAULT,
     SAMPLE_CLUSTERS_MAX,
@@ -35,7 +35,7 @@ from asrch.domain.modes import Mode, mode_from_flags
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.help import APP_HELP, COMMAND_HELP
-from asrch.render.lines import cap_text
+from asrch.render.lines import printed
 
 # Each command imports its own use case and renderer when it runs: an agent calls
 # asrch many times, and start-up is most of a small search (docs/performance.md).
@@ -138,17 +138,33 @@ def show(
     return ExitStatus.REFUSED if report.refused else ExitStatus.OK
 
 
+@app.command
+def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> int:
+    """D29: the tools over stdio; the only command that imports the MCP SDK."""
+    try:
+        from asrch.server.stdio import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        raise InputError(
+            "error: asrch mcp needs the MCP SDK, which is not installed; "
+            "install it with: pip install 'asrch[mcp]'"
+        ) from None
+    return serve(root or [])
+
+
 COMMANDS: dict[str, Callable[..., int]] = {
     "survey": survey,
     "scout": scout,
     "sample": sample,
     "show": show,
+    "mcp": mcp,
 }
 
 
 def write(stream: object, text: str) -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
-    write_bytes(stream, cap_text(text).encode("utf-8", "backslashreplace"))
+    write_bytes(stream, printed(text))
 
 
 def write_bytes(stream: object, data: bytes) -> None:
