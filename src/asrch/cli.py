@@ -158,8 +158,9 @@ COMMANDS: dict[str, Callable[..., int]] = {
     "scout": scout,
     "sample": sample,
     "show": show,
-    "mcp": mcp,
 }
+"""The search commands, which share `CommonOptions`."""
+EVERY_COMMAND: dict[str, Callable[..., int]] = {**COMMANDS, "mcp": mcp}
 
 
 def write(stream: object, text: str) -> None:
@@ -205,7 +206,7 @@ def _read(tokens: Sequence[str]) -> list[str]:
     if not tokens:
         raise ArgumentError("error: missing command", with_help=True)
     command = tokens[0]
-    function = COMMANDS.get(command)
+    function = EVERY_COMMAND.get(command)
     if function is None:
         kind = "option" if command.startswith("-") else "command"
         raise ArgumentError(f"unknown {kind}: {quote(command)}", with_help=True)

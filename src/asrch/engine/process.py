@@ -186,6 +186,20 @@ def run_to_end(argv: list[str], launch: Launch = HERE) -> tuple[bytes, RgSaid]:
         return out.read(), judge(child.returncode, said)
 
 
+def run_plain(argv: list[str], launch: Launch = HERE) -> tuple[int, bytes]:
+    """Run rg on empty input to its end, unjudged: (its exit status, its stderr)."""
+    with _scratch() as out, _scratch() as err:
+        child = _start(argv, out, err, launch)
+        try:
+            child.wait()
+        finally:
+            _kill(child)
+            child.wait()
+            _forget(child, launch)
+        err.seek(0)
+        return child.returncode, err.read()
+
+
 def _scratch() -> IO[bytes]:
     if hasattr(os, "memfd_create"):
         return os.fdopen(os.memfd_create("asrch-rg"), "w+b")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from typing import TYPE_CHECKING, TypeVar
 
 from asrch.domain.errors import EngineError, InputError
@@ -96,21 +95,17 @@ class RipgrepSearcher:
     def _refusal(self, query: Query) -> str | None:
         """rg's reason for refusing `query` alone, searched in empty input, or None."""
         from asrch.engine.argv import pattern_probe_argv
+        from asrch.engine.process import run_plain
         from asrch.engine.stderr import read_stderr, reason_of
 
         try:
-            probe = subprocess.run(
-                pattern_probe_argv(self.rg, query),
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                check=False,
-            )
-        except OSError as exc:
-            return exc.strerror or str(exc)
-        said = read_stderr(probe.stderr, [])
-        if probe.returncode in (0, 1) and said.complaint is None:
+            returncode, stderr = run_plain(pattern_probe_argv(self.rg, query), self._launch)
+        except EngineError as exc:
+            return exc.message
+        said = read_stderr(stderr, [])
+        if returncode in (0, 1) and said.complaint is None:
             return None
-        return reason_of(said.complaint or f"exit status {probe.returncode}")
+        return reason_of(said.complaint or f"exit status {returncode}")
 
     def resolve(self, path: str) -> str:
         return os.path.realpath(self._launch.here(path))
