@@ -1,0 +1,107 @@
+"""Talking to the server as a client does, and to the command line as a shell does."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult
+
+Call = tuple[str, dict[str, Any]]
+
+
+def call_tools(server: MCPServer, *calls: Call) -> list[CallToolResult]:
+    """Each call in turn, through the SDK's in-memory client."""
+
+    async def run() -> list[CallToolResult]:
+        async with Client(server) as client:
+            return [await client.call_tool(name, arguments) for name, arguments in calls]
+
+    return anyio.run(run)
+
+
+def call_tool(server: MCPServer, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    return call_tools(server, (name, arguments))[0]
+
+
+def text_of(result: CallToolResult) -> str:
+    assert len(result.content) == 1
+    block = result.content[0]
+    assert block.type == "text"
+    return block.text
+
+
+def run_cli(
+    cwd: Path, *args: str, env: Mapping[str, str] | None = None
+) -> "subprocess.CompletedProcess[str]":
+    """`asrch ARGS` from `cwd`, as a shell runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "asrch", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def cli_json(cwd: Path, args: Sequence[str]) -> Any:
+    done = run_cli(cwd, args[0], "--format", "json", *args[1:])
+    assert done.returncode in (0, 3), done.stderr
+    return json.loads(done.stdout)
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.02)
+
+
+def group_members(pgid: int) -> list[int]:
+    """The processes (zombies included: not yet reaped) in process group `pgid`."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path("/proc", entry, "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid:
+            members.append(int(entry))
+    return members
+
+
+def slow_rg(directory: Path, real_rg: str, *, slow_term: str, seconds: int) -> tuple[Path, Path]:
+    """An rg that, for a search naming `slow_term`, records its pid and sleeps first,
+    then is the real rg (exec). Its `sleep` child shares its process group, as any
+    child of rg would: a kill of the group must take both.
+
+    Returns (the script, the file its pids are appended to)."""
+    pids = directory / "rg-pids"
+    script = directory / "slow-rg"
+    script.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        f"  *{slow_term}*) echo $$ >> {pids}; sleep {seconds} ;;\n"
+        "esac\n"
+        f'exec {real_rg} "$@"\n'
+    )
+    script.chmod(0o755)
+    return script, pids
+
+
+def recorded(pids: Path) -> list[int]:
+    return [int(line) for line in pids.read_text().split()] if pids.exists() else []
