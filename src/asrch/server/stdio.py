@@ -1,18 +1,57 @@
 """`asrch mcp`: serve the tools over stdio until the client hangs up or a signal comes.
 
-SIGTERM and SIGINT cancel the server like a hang-up does: every call in flight is
+SIGTERM and SIGINT cancel the server as a hang-up does: every call in flight is
 cancelled, which stops and reaps its rg children, and the process exits 0.
+
+Requests are read from stdin by `StdinLines`, which waits for input in the event loop:
+the SDK's own reader blocks a worker thread in `readline`, which no cancellation can
+interrupt, so a server told to stop would wait for its client's next line.
 """
 
+import os
 import signal
 from collections.abc import Sequence
+from typing import cast
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.server.stdio import stdio_server
 
 from asrch.engine.process import kill_all
 from asrch.server.app import build_server
 from asrch.server.roots import Roots
+
+_CHUNK = 1 << 16
+
+
+class StdinLines:
+    """The lines of a file descriptor (a pipe), read as they come and cancellable."""
+
+    def __init__(self, fd: int = 0) -> None:
+        self._fd = fd
+        self._pending = bytearray()
+        self._ended = False
+
+    def __aiter__(self) -> "StdinLines":
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            end = self._pending.find(b"\n")
+            if end >= 0:
+                line = bytes(self._pending[: end + 1])
+                del self._pending[: end + 1]
+                return line.decode("utf-8", "replace")
+            if self._ended:
+                if not self._pending:
+                    raise StopAsyncIteration
+                line = bytes(self._pending)
+                self._pending.clear()
+                return line.decode("utf-8", "replace")
+            await anyio.wait_readable(self._fd)
+            data = os.read(self._fd, _CHUNK)
+            self._ended = not data
+            self._pending += data
 
 
 def serve(roots: Sequence[str]) -> int:
@@ -35,5 +74,10 @@ async def _serve(server: MCPServer) -> None:
                     return
 
         group.start_soon(stop_on_signal)
-        await server.run_stdio_async()
+        stdin = cast("anyio.AsyncFile[str]", StdinLines())  # read by `async for` only
+        async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+            # The SDK's `run_stdio_async` minus its stdin reader. It names the low-level
+            # server `_lowlevel_server` (its own in-memory transport reads it so too).
+            lowlevel = server._lowlevel_server
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
         group.cancel_scope.cancel()
