@@ -1,0 +1,77 @@
+"""End to end: `asrch mcp` started as the README says, spoken to over stdio by the SDK's
+client, every tool answering as the command line does from the same directory."""
+
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+from mcp.types import CallToolResult
+
+from tests.server.helpers import run_cli, text_of
+
+# The README's command line, as a client configuration runs it: `asrch mcp`.
+ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
+
+QUESTIONS: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("survey", {"terms": ["connect", "retry"]}, ["survey", "--term", "connect", "--term", "retry"]),
+    ("scout", {"query": "connect", "path": "src"}, ["scout", "connect", "src"]),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt"},
+        ["sample", "hit", "samples/clusters.txt"],
+    ),
+    (
+        "show",
+        {"query": "connect", "file": "src/net/client.py", "line": 3},
+        ["show", "connect", "src/net/client.py", "--line", "3"],
+    ),
+    ("scout", {"query": "connect", "path": ".."}, ["scout", "connect", ".."]),
+]
+
+
+def test_asrch_mcp_over_stdio_answers_every_tool(corpus: Path) -> None:
+    server = StdioServerParameters(command=ASRCH, args=["mcp"], cwd=str(corpus))
+    names: list[str] = []
+    results: list[CallToolResult] = []
+
+    async def run() -> None:
+        async with Client(server) as client:
+            listed = await client.list_tools()
+            names.extend(tool.name for tool in listed.tools)
+            for tool, arguments, _ in QUESTIONS:
+                results.append(await client.call_tool(tool, arguments))
+
+    anyio.run(run)
+    assert sorted(names) == ["sample", "scout", "show", "survey"]
+    *answers, escape = results
+    for (_, _, argv), result in zip(QUESTIONS, answers, strict=False):
+        assert result.is_error is False
+        assert text_of(result) == run_cli(corpus, *argv).stdout
+    assert escape.is_error is True
+    assert "outside the server's roots" in text_of(escape)
+
+
+def test_asrch_mcp_with_roots_over_stdio(corpus: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.py").write_text("connect\n")
+    server = StdioServerParameters(
+        command=ASRCH, args=["mcp", "--root", str(corpus), "--root", str(other)], cwd=str(tmp_path)
+    )
+    results: list[CallToolResult] = []
+
+    async def run() -> None:
+        async with Client(server) as client:
+            results.append(await client.call_tool("scout", {"query": "connect", "path": "src"}))
+            results.append(
+                await client.call_tool("scout", {"query": "connect", "path": str(other)})
+            )
+
+    anyio.run(run)
+    first, second = results
+    assert text_of(first) == run_cli(corpus, "scout", "connect", "src").stdout
+    assert second.structured_content is not None
+    assert second.structured_content["matches"] == 1
