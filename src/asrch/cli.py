@@ -141,6 +141,9 @@ def show(
 @app.command
 def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> int:
     """D29: the tools over stdio; the only command that imports the MCP SDK."""
+    from asrch.server.roots import Roots
+
+    roots = Roots.of(root or [])
     try:
         from asrch.server.stdio import serve
     except ModuleNotFoundError as exc:
@@ -150,7 +153,7 @@ def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> i
             "error: asrch mcp needs the MCP SDK, which is not installed; "
             "install it with: pip install 'asrch[mcp]'"
         ) from None
-    return serve(root or [])
+    return serve(roots)
 
 
 COMMANDS: dict[str, Callable[..., int]] = {

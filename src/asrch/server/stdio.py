@@ -10,7 +10,6 @@ interrupt, so a server told to stop would wait for its client's next line.
 
 import os
 import signal
-from collections.abc import Sequence
 from typing import cast
 
 import anyio
@@ -54,9 +53,9 @@ class StdinLines:
             self._pending += data
 
 
-def serve(roots: Sequence[str]) -> int:
-    """Serve the roots named by `--root` (default: the working directory); 0 when done."""
-    server = build_server(Roots.of(roots))
+def serve(roots: Roots) -> int:
+    """Serve `roots` until the client hangs up or a signal comes; 0 when done."""
+    server = build_server(roots)
     try:
         anyio.run(_serve, server)
     finally:
