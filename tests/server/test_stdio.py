@@ -1,15 +1,19 @@
 """End to end: `asrch mcp` started as the README says, spoken to over stdio by the SDK's
 client, every tool answering as the command line does from the same directory."""
 
+import json
+import re
+import shlex
 import shutil
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
+from mcp import Client, StdioServerParameters
 from tests.server.helpers import run_cli, text_of
 
 # The README's command line, as a client configuration runs it: `asrch mcp`.
@@ -75,3 +79,40 @@ def test_asrch_mcp_with_roots_over_stdio(corpus: Path, tmp_path: Path) -> None:
     assert text_of(first) == run_cli(corpus, "scout", "connect", "src").stdout
     assert second.structured_content is not None
     assert second.structured_content["matches"] == 1
+
+
+def _readme_commands() -> list[tuple[str, list[str]]]:
+    """Every server command line the README's "Use it from an agent" configures, as
+    (client, argv): the Claude Code command, the Codex table, the JSON entries."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Use it from an agent", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```(\w+)\n(.*?)\n```", section, re.S)
+    found: list[tuple[str, list[str]]] = []
+    for language, body in blocks:
+        if language == "sh" and "claude mcp add" in body:
+            words = shlex.split(body.strip())
+            found.append(("claude", words[words.index("--") + 1 :]))
+        elif language == "toml":
+            entry = tomllib.loads(body)["mcp_servers"]["asrch"]
+            found.append(("codex", [entry["command"], *entry["args"]]))
+        elif language == "json":
+            config = json.loads(body)
+            entry = (config.get("mcpServers") or config["servers"])["asrch"]
+            found.append(("json", [entry["command"], *entry["args"]]))
+    return found
+
+
+def test_every_client_configuration_of_the_readme_starts_a_working_server(corpus: Path) -> None:
+    commands = _readme_commands()
+    assert [client for client, _ in commands] == ["claude", "codex", "json", "json"]
+    for client, argv in commands:
+        assert argv[:2] == ["asrch", "mcp"], (client, argv)
+        args = [a.replace("${workspaceFolder}", str(corpus)) for a in argv[1:]]
+        server = StdioServerParameters(command=ASRCH, args=args, cwd=str(corpus))
+
+        async def run(params: StdioServerParameters = server) -> CallToolResult:
+            async with Client(params) as client:
+                return await client.call_tool("scout", {"query": "connect"})
+
+        result = anyio.run(run)
+        assert text_of(result) == run_cli(corpus, "scout", "connect").stdout, client
