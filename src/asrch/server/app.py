@@ -19,6 +19,7 @@ from asrch import __version__
 from asrch.contract.build import answer
 from asrch.contract.schema import schema
 from asrch.domain.errors import AsrchError
+from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SCAN_CAP, SHOW_CONTEXT_DEFAULT
 from asrch.domain.values import quote
 from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
@@ -49,7 +50,7 @@ INSTRUCTIONS = (
     "asrch narrows a search in small, exact answers: survey compares candidate terms, "
     "scout counts one term under one path, sample clusters its matches in one file, "
     "show prints them (or the lines around one line). Counts are matching lines; "
-    "`at least` / `capped` means the scan stopped at 50000. Paths are relative to the "
+    f"`at least` / `capped` means the scan stopped at {SCAN_CAP}. Paths are relative to the "
     "server's first root; nothing outside its roots is searched."
 )
 
@@ -116,7 +117,7 @@ class AsrchTools:
         self,
         query: QueryArg,
         file: FileArg,
-        clusters: ClustersArg = 3,
+        clusters: ClustersArg = SAMPLE_CLUSTERS_DEFAULT,
         page: PageArg = 1,
         mode: ModeArg = "fixed",
     ) -> CallToolResult:
@@ -128,7 +129,7 @@ class AsrchTools:
         query: QueryArg,
         file: FileArg,
         line: LineArg = None,
-        context: ContextArg = 2,
+        context: ContextArg = SHOW_CONTEXT_DEFAULT,
         mode: ModeArg = "fixed",
     ) -> CallToolResult:
         work = show_work(self._roots, query, file, Common(mode), line=line, context=context)

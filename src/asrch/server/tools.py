@@ -19,9 +19,7 @@ from asrch.commands.survey import run_survey
 from asrch.domain.limits import (
     MAX_PATHS,
     MAX_TERMS,
-    SAMPLE_CLUSTERS_DEFAULT,
     SAMPLE_CLUSTERS_MAX,
-    SHOW_CONTEXT_DEFAULT,
     SHOW_CONTEXT_MAX,
     SHOW_MAX_MATCHES,
 )
@@ -172,10 +170,3 @@ def show_work(
         return Answered(report, render_show(report))
 
     return work
-
-
-DEFAULTS = {
-    "clusters": SAMPLE_CLUSTERS_DEFAULT,
-    "page": 1,
-    "context": SHOW_CONTEXT_DEFAULT,
-}
