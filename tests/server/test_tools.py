@@ -68,6 +68,19 @@ ANSWERS: list[tuple[str, dict[str, Any], list[str]]] = [
         {"query": "of", "file": "samples/twentyone.txt", "mode": "word", "context": 0},
         ["show", "--word", "of", "samples/twentyone.txt", "--context", "0"],
     ),
+    # The 800-byte line cap, bytes that are not UTF-8, control characters, a name to quote.
+    (
+        "show",
+        {"query": "beacon", "file": "samples/long_line.txt"},
+        ["show", "beacon", "samples/long_line.txt"],
+    ),
+    ("show", {"query": "caf", "file": "samples/latin1.txt"}, ["show", "caf", "samples/latin1.txt"]),
+    (
+        "show",
+        {"query": "ctrl", "file": "samples/control.txt"},
+        ["show", "ctrl", "samples/control.txt"],
+    ),
+    ("scout", {"query": "release", "path": "docs"}, ["scout", "release", "docs"]),
 ]
 
 
