@@ -235,3 +235,24 @@ def test_an_argument_of_the_wrong_type_is_a_tool_error_and_the_server_goes_on(co
     assert answered.is_error is False
     assert answered.structured_content is not None
     assert answered.structured_content["matches"] == 22
+
+
+def test_a_bug_is_one_line_and_the_server_goes_on(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The safety net of D20: a renderer that raises is a bug in asrch, answered as the
+    command line words one (`error: internal error: …`), and the next call is answered."""
+
+    def broken(report: object) -> str:
+        raise RuntimeError("renderer broke")
+
+    server = build_server([str(corpus)])
+    monkeypatch.setattr("asrch.server.tools.render_scout", broken)
+    bug, fine = call_tools(
+        server,
+        ("scout", {"query": "connect"}),
+        ("sample", {"query": "hit", "file": "samples/clusters.txt"}),
+    )
+    assert bug.is_error is True
+    assert text_of(bug) == 'error: internal error: RuntimeError: "renderer broke"\n'
+    assert fine.is_error is False
