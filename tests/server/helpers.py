@@ -7,12 +7,14 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
-from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
+
+from mcp import Client
+from tests.support import warm
 
 Call = tuple[str, dict[str, Any]]
 
@@ -38,19 +40,29 @@ def text_of(result: CallToolResult) -> str:
     return block.text
 
 
-def run_cli(
-    cwd: Path, *args: str, env: Mapping[str, str] | None = None
-) -> "subprocess.CompletedProcess[str]":
-    """`asrch ARGS` from `cwd`, as a shell runs it."""
-    return subprocess.run(
+class Shell(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(cwd: Path, *args: str, env: Mapping[str, str] | None = None) -> Shell:
+    """`asrch ARGS` from `cwd`, as a shell runs it: a child of the suite's warm server
+    (tests/support/warm.py), or a fresh interpreter with ASRCH_TESTS_COLD=1."""
+    environment = {**os.environ, **(env or {})}
+    if not warm.cold():
+        ran = warm.run([os.fsencode(a) for a in args], cwd=cwd, env=environment, timeout=120)
+        return Shell(ran.status, ran.stdout.decode("utf-8"), ran.stderr.decode("utf-8"))
+    done = subprocess.run(
         [sys.executable, "-m", "asrch", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
-        env={**os.environ, **(env or {})},
+        env=environment,
     )
+    return Shell(done.returncode, done.stdout, done.stderr)
 
 
 def cli_json(cwd: Path, args: Sequence[str]) -> Any:
