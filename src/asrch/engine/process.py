@@ -5,9 +5,8 @@ import signal
 import subprocess
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from types import TracebackType
-from typing import IO
+from typing import IO, NamedTuple
 
 from asrch.domain.errors import EngineError
 from asrch.domain.values import quote
@@ -76,16 +75,12 @@ class Children:
             _kill(child)
             child.wait()
 
-    def running(self) -> int:
-        """How many children are alive (tests)."""
-        with self._lock:
-            return sum(1 for child in self._live if child.poll() is None)
 
-
-@dataclass(frozen=True, slots=True)
-class Launch:
+class Launch(NamedTuple):
     """Where rg children start: the working directory they run in (None: this process's)
-    and the `Children` that own them (None: only the process-wide registry)."""
+    and the `Children` that own them (None: only the process-wide registry).
+
+    A NamedTuple, not a dataclass: this module is on every command's start-up path."""
 
     cwd: str | None = None
     children: Children | None = None
