@@ -66,5 +66,5 @@ def bench(session: nox.Session) -> None:
     # Not editable: a user's install, byte-compiled, is what an agent runs.
     session.install(".[mcp]")
     session.run("python", "-m", "bench.run", *session.posargs)
-    session.run("python", "-m", "bench.mcp", *session.posargs)
+    session.run("python", "-m", "bench.server", *session.posargs)
     session.run("python", "-m", "bench.importtime")

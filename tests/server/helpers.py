@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import anyio
+from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 
-from mcp import Client
 from tests.support import warm
 
 Call = tuple[str, dict[str, Any]]
@@ -79,8 +79,14 @@ def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
         time.sleep(0.02)
 
 
-def group_members(pgid: int) -> list[int]:
-    """The processes (zombies included: not yet reaped) in process group `pgid`."""
+class Member(NamedTuple):
+    pid: int
+    state: str
+    ppid: int
+
+
+def group_members(pgid: int) -> list[Member]:
+    """The processes in process group `pgid`, zombies (exited, not yet reaped) included."""
     members = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -92,8 +98,15 @@ def group_members(pgid: int) -> list[int]:
         # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
         fields = stat.rsplit(")", 1)[1].split()
         if int(fields[2]) == pgid:
-            members.append(int(entry))
+            members.append(Member(int(entry), fields[0], int(fields[1])))
     return members
+
+
+def left_behind(pgid: int, owner: int) -> list[Member]:
+    """What of group `pgid` outlives its call: any process still running, or one that
+    exited but `owner` (the server that started the group) has not reaped. A zombie
+    whose parent died with it belongs to init, which reaps it when it will."""
+    return [m for m in group_members(pgid) if m.state != "Z" or m.ppid == owner]
 
 
 def slow_rg(directory: Path, real_rg: str, *, slow_term: str, seconds: int) -> tuple[Path, Path]:

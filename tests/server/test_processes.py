@@ -22,13 +22,23 @@ from mcp.types import CallToolResult
 
 from asrch.engine.binary import resolve_rg
 from asrch.server.app import build_server
-from tests.server.helpers import group_members, recorded, run_cli, slow_rg, text_of, wait_for
+from tests.server.helpers import (
+    group_members,
+    left_behind,
+    recorded,
+    run_cli,
+    slow_rg,
+    text_of,
+    wait_for,
+)
 
 SLOW = "slowterm"
 
 
-def _gone(pids: list[int]) -> bool:
-    return all(not group_members(pid) for pid in pids)
+def _gone(pids: list[int], owner: int | None = None) -> bool:
+    """No rg group of `pids` left behind by `owner` (default: this process, where the
+    in-memory server runs)."""
+    return all(not left_behind(pid, owner or os.getpid()) for pid in pids)
 
 
 def test_overlapping_calls_run_their_rg_side_by_side(corpus: Path, tmp_path: Path) -> None:
@@ -154,7 +164,7 @@ def served(corpus: Path, tmp_path: Path) -> Any:
 
 def test_a_cancel_notification_stops_the_call_and_its_rg(served: Served) -> None:
     served.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}})
-    wait_for(lambda: _gone(recorded(served.pids)), timeout=10)
+    wait_for(lambda: _gone(recorded(served.pids), served.process.pid), timeout=10)
     served.call(3, "scout", {"query": "connect"})
     answer = served.receive()
     assert answer["id"] == 3, "a cancelled request gets no answer; the next one does"
@@ -166,12 +176,12 @@ def test_a_client_that_hangs_up_leaves_no_rg_behind(served: Served) -> None:
     assert served.process.stdin is not None
     served.process.stdin.close()
     assert served.process.wait(timeout=20) == 0
-    wait_for(lambda: _gone(recorded(served.pids)), timeout=5)
+    wait_for(lambda: _gone(recorded(served.pids), served.process.pid), timeout=5)
     assert "Traceback" not in served.stderr()
 
 
 def test_sigterm_ends_the_server_cleanly_and_its_rg_with_it(served: Served) -> None:
     served.process.send_signal(signal.SIGTERM)
     assert served.process.wait(timeout=20) == 0
-    wait_for(lambda: _gone(recorded(served.pids)), timeout=5)
+    wait_for(lambda: _gone(recorded(served.pids), served.process.pid), timeout=5)
     assert "Traceback" not in served.stderr()

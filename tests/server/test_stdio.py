@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
-from mcp import Client, StdioServerParameters
 from tests.server.helpers import run_cli, text_of
 
 # The README's command line, as a client configuration runs it: `asrch mcp`.

@@ -15,7 +15,7 @@ the engine's, which the command line pays alike. `engine` runs write where the
 engine's do, into memory files (memfd), not /dev/null: on the stdlib, rg's debug log
 alone is ≈4 MB, whose writes are part of the search's cost.
 
-    python -m bench.mcp [--repeat N]
+    python -m bench.server [--repeat N]
 """
 
 import argparse
