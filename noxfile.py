@@ -64,3 +64,21 @@ def bench(session: nox.Session) -> None:
     session.install(".")
     session.run("python", "-m", "bench.run", *session.posargs)
     session.run("python", "-m", "bench.importtime")
+
+
+@nox.session(python=PYTHONS[0])
+def context(session: nox.Session) -> None:
+    """The context-economy benchmark (issue 15): asrch's protocol against `rg -n` on tasks
+    over the stdlib; prints the summary, writes docs/context.md and bench/results/."""
+    # Not editable, as for bench: the asrch an agent installs is what is measured.
+    session.install(".")
+    session.run(
+        "python",
+        "-m",
+        "bench.context.run",
+        "--json",
+        "bench/results/context.json",
+        "--doc",
+        "docs/context.md",
+        *session.posargs,
+    )

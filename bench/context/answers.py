@@ -16,7 +16,7 @@ from pathlib import Path
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
-class UnresolvedAnswer(LookupError):
+class UnresolvedAnswerError(LookupError):
     """The qualified name names nothing (or two things) in this interpreter's stdlib."""
 
 
@@ -37,7 +37,7 @@ def module_path(tree: Path, module: str) -> Path:
     for candidate in (base.with_name(base.name + ".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
-    raise UnresolvedAnswer(f"module {module} has no source file under {tree}")
+    raise UnresolvedAnswerError(f"module {module} has no source file under {tree}")
 
 
 def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -71,10 +71,10 @@ def _find(body: list[ast.stmt], name: str, last: bool) -> ast.stmt:
         ):
             found.append(node)
     if not found:
-        raise UnresolvedAnswer(f"{name} is not defined there")
+        raise UnresolvedAnswerError(f"{name} is not defined there")
     if len(found) > 1:
         lines = ", ".join(str(n.lineno) for n in found)
-        raise UnresolvedAnswer(f"{name} is defined {len(found)} times (lines {lines})")
+        raise UnresolvedAnswerError(f"{name} is defined {len(found)} times (lines {lines})")
     return found[0]
 
 
@@ -86,7 +86,7 @@ def _first_line(node: ast.stmt) -> int:
 def resolve_one(tree: Path, qualified: str) -> Location:
     module, colon, qualname = qualified.strip().partition(":")
     if not colon or not module or not qualname:
-        raise UnresolvedAnswer(f"{qualified!r} is not of the form pkg.mod:Name.name")
+        raise UnresolvedAnswerError(f"{qualified!r} is not of the form pkg.mod:Name.name")
     path = module_path(tree, module)
     body = ast.parse(path.read_bytes(), filename=str(path)).body
     parts = qualname.split(".")
@@ -95,11 +95,11 @@ def resolve_one(tree: Path, qualified: str) -> Location:
         last = index == len(parts) - 1
         try:
             node = _find(body, part, last)
-        except UnresolvedAnswer as error:
-            raise UnresolvedAnswer(f"{qualified}: {error}") from None
+        except UnresolvedAnswerError as error:
+            raise UnresolvedAnswerError(f"{qualified}: {error}") from None
         if not last:
             if not isinstance(node, Definition):
-                raise UnresolvedAnswer(f"{qualified}: {part} is not a class or function")
+                raise UnresolvedAnswerError(f"{qualified}: {part} is not a class or function")
             body = node.body
     assert node is not None and node.end_lineno is not None
     return Location(path.relative_to(tree).as_posix(), _first_line(node), node.end_lineno)
@@ -111,6 +111,6 @@ def resolve(tree: Path, answer: str) -> Location:
     for alternative in answer.split(" | "):
         try:
             return resolve_one(tree, alternative)
-        except UnresolvedAnswer as error:
+        except UnresolvedAnswerError as error:
             reasons.append(str(error))
-    raise UnresolvedAnswer("; ".join(reasons))
+    raise UnresolvedAnswerError("; ".join(reasons))
