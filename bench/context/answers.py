@@ -98,8 +98,7 @@ def resolve_one(tree: Path, qualified: str) -> Location:
         except UnresolvedAnswerError as error:
             raise UnresolvedAnswerError(f"{qualified}: {error}") from None
         if not last:
-            if not isinstance(node, Definition):
-                raise UnresolvedAnswerError(f"{qualified}: {part} is not a class or function")
+            assert isinstance(node, Definition)  # only a definition is found by a non-last part
             body = node.body
     assert node is not None and node.end_lineno is not None
     return Location(path.relative_to(tree).as_posix(), _first_line(node), node.end_lineno)
