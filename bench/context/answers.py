@@ -79,7 +79,7 @@ def _find(body: list[ast.stmt], name: str, last: bool) -> ast.stmt:
 
 
 def _first_line(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", [])
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
 
 

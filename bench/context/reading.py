@@ -96,7 +96,9 @@ class Answer:
 
 
 def read_answer(text: str) -> Answer:
-    command, fields, tables = "", {}, {}
+    command = ""
+    fields: dict[str, str] = {}
+    tables: dict[str, list[list[str]]] = {}
     shown: list[Shown] = []
     matched: list[int] = []
     table: list[list[str]] | None = None

@@ -2,17 +2,19 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bench.context import run, tree
 from bench.context.answers import resolve
 from bench.context.tasks import TASKS
 
+Result = tuple[dict[str, Any], str]
 THREE = ("json-circular", "tarfile-blocksize", "getpass-user")
 
 
 @pytest.fixture(scope="module")
-def result(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object], str]:
+def result(tmp_path_factory: pytest.TempPathFactory) -> Result:
     out = tmp_path_factory.mktemp("context")
     doc = out / "context.md"
     doc.write_text("# Kept\n\nwritten by hand\n")
@@ -20,7 +22,7 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, object],
     return json.loads((out / "c.json").read_text()), doc.read_text()
 
 
-def test_every_policy_scored_on_every_task(result: tuple[dict[str, object], str]) -> None:
+def test_every_policy_scored_on_every_task(result: Result) -> None:
     data, _ = result
     tasks = data["tasks"]
     assert isinstance(tasks, list)
@@ -45,14 +47,14 @@ def test_every_policy_scored_on_every_task(result: tuple[dict[str, object], str]
 
 
 def test_rg_found_where_an_independent_reading_says(
-    result: tuple[dict[str, object], str],
+    result: Result,
 ) -> None:
     """Uncapped `rg -n` finds the answer with the first candidate that is on one of the
     answer's lines, read here with plain Python."""
     data, _ = result
     source = tree.stdlib_source()
     by_id = {t.id: t for t in TASKS}
-    for task in data["tasks"]:  # type: ignore[attr-defined]
+    for task in data["tasks"]:
         spec = by_id[task["id"]]
         location = resolve(source, spec.answer)
         lines = (source / location.path).read_text(encoding="utf-8").splitlines()
@@ -72,7 +74,7 @@ def test_rg_found_where_an_independent_reading_says(
         }
 
 
-def test_summary_and_doc(result: tuple[dict[str, object], str]) -> None:
+def test_summary_and_doc(result: Result) -> None:
     data, doc = result
     summaries = data["summaries"]
     assert isinstance(summaries, dict)
