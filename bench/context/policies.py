@@ -178,12 +178,23 @@ class AsrchPolicy:
     budget.
     """
 
-    def __init__(self, asrch: Sequence[str], budget: int = ASRCH_BUDGET) -> None:
+    def __init__(
+        self,
+        asrch: Sequence[str],
+        budget: int = ASRCH_BUDGET,
+        *,
+        name: str = "asrch",
+        sources_first: bool = False,
+    ) -> None:
         self.asrch = tuple(asrch)
         self.budget = budget
+        self.name = name
+        self.sources_first = sources_first
+        """A diagnostic variant: sample a scout's non-test files before its test files, as
+        an agent that reads the file names might (not the headline policy)."""
 
     def attempt(self, candidates: Sequence[str], location: Location, tree: Path) -> Attempt:
-        attempt = Attempt("asrch")
+        attempt = Attempt(self.name)
         order = itertools.count(0, -1)
         queue: list[Step] = []
         done: set[tuple[str, ...]] = set()
@@ -204,7 +215,9 @@ class AsrchPolicy:
                 break
             # Pushed in reverse, so the preferred offer runs first among equals, and the
             # next: line (pushed last) before all of them.
-            for effort, rank, argv in reversed(offers(step, answer)):
+            for effort, rank, argv in reversed(
+                offers(step, answer, sources_first=self.sources_first)
+            ):
                 heapq.heappush(queue, Step(effort, rank, next(order), argv))
             if answer.next_argv:
                 argv = tuple(answer.next_argv)
@@ -212,7 +225,15 @@ class AsrchPolicy:
         return attempt
 
 
-def offers(step: Step, answer: Answer) -> list[Offer]:
+def is_test_path(path: str) -> bool:
+    """Under a `test`/`tests`/`*_test` folder, or named `test_*` / `*_test.py`."""
+    *folders, name = path.split("/")
+    return any(f in ("test", "tests") or f.endswith("_test") for f in folders) or (
+        name.startswith("test_") or name.endswith("_test.py")
+    )
+
+
+def offers(step: Step, answer: Answer, *, sources_first: bool = False) -> list[Offer]:
     """The steps an answer's rows offer, in the order this policy prefers them."""
     words = positionals(step.argv)
     command = words[0]
@@ -225,7 +246,10 @@ def offers(step: Step, answer: Answer) -> list[Offer]:
         steps += [(0, rank, ("scout", *_term(t), path)) for rank, t in enumerate(ranked)]
     elif command == "scout":
         term, path = words[1], words[2] if len(words) > 2 else "."
-        for k, row in enumerate(answer.tables.get("top_files", [])):
+        files = answer.tables.get("top_files", [])
+        if sources_first:
+            files = sorted(files, key=lambda row: is_test_path(row[0]))  # stable: rank kept
+        for k, row in enumerate(files):
             argv = ("sample", *_term(term), _join(path, row[0]))
             steps.append((step.effort + k, step.term_rank, argv))
         for k, row in enumerate(answer.tables.get("top_directories", [])):

@@ -28,7 +28,7 @@ def test_every_policy_scored_on_every_task(result: Result) -> None:
     assert isinstance(tasks, list)
     assert [t["id"] for t in tasks] == list(THREE)
     for task in tasks:
-        assert set(task["policies"]) == set(run.POLICIES)
+        assert set(task["policies"]) == {*run.POLICIES, *run.VARIANTS}
         for name, attempt in task["policies"].items():
             calls = attempt["calls"]
             assert calls, name
@@ -78,7 +78,7 @@ def test_summary_and_doc(result: Result) -> None:
     data, doc = result
     summaries = data["summaries"]
     assert isinstance(summaries, dict)
-    assert set(summaries) == set(run.POLICIES)
+    assert set(summaries) == {*run.POLICIES, *run.VARIANTS}
     for s in summaries.values():
         assert s["tasks"] == 3
         assert 0 <= s["found"] <= 3

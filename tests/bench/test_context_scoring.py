@@ -9,6 +9,7 @@ from bench.context.policies import (
     Attempt,
     Call,
     Step,
+    is_test_path,
     offers,
     positionals,
     rg_attempts,
@@ -143,6 +144,24 @@ def test_offers_follow_the_protocol() -> None:
     assert offers(sample, last) == []
     dash = Step(0, 0, 0, ("scout", "--", "-x", "."))
     assert offers(dash, read_answer(SCOUT))[0] == (0, 0, ("sample", "--", "-x", "policy.py"))
+
+
+def test_sources_first_samples_test_files_last() -> None:
+    scout = read_answer(
+        SCOUT.replace("  policy.py,18\n", "  test/test_policy.py,18\n  policy.py,17\n")
+    )
+    step = Step(0, 0, 0, ("scout", "refold", "."))
+    plain = [o[2][-1] for o in offers(step, scout) if o[2][0] == "sample"]
+    first = [o[2][-1] for o in offers(step, scout, sources_first=True) if o[2][0] == "sample"]
+    assert plain == ["test/test_policy.py", "policy.py", "mime/text.py"]
+    assert first == ["policy.py", "mime/text.py", "test/test_policy.py"]
+    assert is_test_path("test/test_email/x.py")
+    assert is_test_path("idlelib/idle_test/test_calltip.py")
+    assert is_test_path("lib2to3/tests/data/x.py")
+    assert is_test_path("pkg/test_x.py")
+    assert not is_test_path("unittest/loader.py")
+    assert not is_test_path("doctest.py")
+    assert not is_test_path("contest/x.py")
 
 
 def test_positionals() -> None:
