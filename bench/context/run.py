@@ -17,6 +17,7 @@ from pathlib import Path
 
 from asrch.engine.binary import resolve_rg
 from bench.context import answers, tree
+from bench.context.diagnose import TermFacts, facts
 from bench.context.policies import ASRCH_BUDGET, CAPS, AsrchPolicy, Attempt, rg_attempts
 from bench.context.scoring import Goal, Summary, goal, summarize
 from bench.context.tasks import TASKS, Task
@@ -115,7 +116,34 @@ def _shell(word: str) -> str:
     return shlex.quote(word)
 
 
-def markdown(outcomes: Sequence[Outcome], table: dict[str, Summary], met: Goal) -> str:
+Why = dict[str, list[TermFacts]]
+
+
+def explain(outcomes: Sequence[Outcome], root: Path) -> Why:
+    """Per task asrch missed or did worst on: where the answer sits, term by term."""
+    rg = resolve_rg()
+    chosen = {o.task.id: o for o in outcomes if not o.attempts["asrch"].found}
+    chosen.update({o.task.id: o for o in worst(outcomes)})
+    return {
+        task_id: [facts(rg, term, o.location, root) for term in o.task.candidates]
+        for task_id, o in chosen.items()
+    }
+
+
+def facts_lines(why: list[TermFacts]) -> list[str]:
+    lines = []
+    for f in why:
+        rank = "no match in the file" if f.rank is None else f"file rank {f.rank}"
+        page = "no page" if f.page is None else f"page {f.page}/{f.pages}"
+        lines.append(
+            f"`{f.term}`: {f.matches:,} lines in {f.files:,} files; {rank}, "
+            f"{f.file_matches} lines there, {f.in_range} in range; sample {page}; "
+            f"show {'prints it' if f.by_show else 'does not'}"
+        )
+    return lines
+
+
+def markdown(outcomes: Sequence[Outcome], table: dict[str, Summary], met: Goal, why: Why) -> str:
     lines = [
         START,
         "",
@@ -164,8 +192,24 @@ def markdown(outcomes: Sequence[Outcome], table: dict[str, Summary], met: Goal) 
             *[line.replace("    ", "  ", 1) for line in trace(a)],
             "  ```",
             "",
+            "  Where the answer sits, per candidate:",
+            "",
+            *[f"  - {line}" for line in facts_lines(why.get(o.task.id, []))],
+            "",
         ]
-    lines.append(END)
+    missed = [o for o in outcomes if not o.attempts["asrch"].found]
+    lines += [
+        f"Every task asrch missed ({len(missed)}), per candidate term: the answer file's "
+        "rank among the files by matching lines (scout prints the top 5), its matching "
+        "lines and those inside the answer's range, the first sample page (3 clusters a "
+        "page) that prints a line of the range, and whether `show` (at most 20 matches, 2 "
+        "lines of context) would:",
+        "",
+    ]
+    for o in missed:
+        lines.append(f"- **{o.task.id}** (`{o.location.path}` {o.location.start}-{o.location.end})")
+        lines += [f"  - {line}" for line in facts_lines(why.get(o.task.id, []))]
+    lines += ["", END]
     return "\n".join(lines) + "\n"
 
 
@@ -180,12 +224,13 @@ def write_doc(path: Path, generated: str) -> None:
         path.write_text(old + generated, encoding="utf-8")
 
 
-def as_json(outcomes: Sequence[Outcome], table: dict[str, Summary], met: Goal) -> object:
+def as_json(outcomes: Sequence[Outcome], table: dict[str, Summary], met: Goal, why: Why) -> object:
     return {
         "interpreter": interpreter(),
         "asrch_budget": ASRCH_BUDGET,
         "summaries": {k: {**asdict(v), "rate": v.rate} for k, v in table.items()},
         "goal": {**asdict(met), "met": met.met},
+        "why": {task_id: [asdict(f) for f in rows] for task_id, rows in why.items()},
         "tasks": [
             {
                 "id": o.task.id,
@@ -225,15 +270,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="asrch-context-") as tmp:
         root = tree.build(Path(tmp) / "stdlib")
         outcomes = run_tasks(chosen, root)
+        why = explain(outcomes, root)
     table = summaries(outcomes)
     met = goal(table)
     print(f"context benchmark, {interpreter()}, {len(outcomes)} tasks")
     print("\n".join(summary_lines(table, met)))
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(as_json(outcomes, table, met), indent=2) + "\n")
+    args.json.write_text(json.dumps(as_json(outcomes, table, met, why), indent=2) + "\n")
     written = [str(args.json)]
     if args.doc:
-        write_doc(args.doc, markdown(outcomes, table, met))
+        write_doc(args.doc, markdown(outcomes, table, met, why))
         written.append(str(args.doc))
     print(f"written: {', '.join(written)}")
 

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from bench.context.answers import Location
+from bench.context.diagnose import clusters, facts
 from bench.context.policies import (
     AsrchPolicy,
     Attempt,
@@ -264,3 +265,22 @@ def test_asrch_policy_stops_at_its_budget(tree: Path) -> None:
     assert not attempt.found
     assert len(attempt.calls) == 4
     assert attempt.bytes_read == sum(c.bytes_read for c in attempt.calls) > 0
+
+
+def test_clusters_follow_d18() -> None:
+    assert clusters([10, 12, 14, 17, 30]) == [(10, 14), (17, 17), (30, 30)]
+    assert clusters([]) == []
+
+
+def test_facts_place_the_answer_as_scout_and_sample_would(tree: Path) -> None:
+    rg = resolve_rg()
+    location = Location("net/client.py", 4, 36)
+    f = facts(rg, "connect", location, tree)
+    assert (f.matches, f.files, f.rank) == (230, 2, 2)  # the test file has more lines
+    assert (f.file_matches, f.in_range, f.page, f.pages) == (30, 30, 1, 1)
+    assert not f.by_show  # 30 matches: show refuses past 20
+    rare = facts(rg, "open_socket", location, tree)
+    assert (rare.rank, rare.file_matches, rare.page, rare.by_show) == (1, 1, 1, True)
+    absent = facts(rg, "step_", Location("tests/test_client.py", 1, 5), tree)
+    assert absent.rank is None
+    assert absent.page is None
