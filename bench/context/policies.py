@@ -8,6 +8,7 @@ its text answer, the one an agent reads; never `--format json`).
 import heapq
 import itertools
 import os
+import posixpath
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -67,7 +68,8 @@ def _bytes(text: str) -> int:
 
 
 def _hits(location: Location, shown: list[Shown]) -> bool:
-    return any(location.holds(path, line) for path, line in shown)
+    """`./a/b.py` and `a//b.py` are `a/b.py` (a `next:` line may join paths so)."""
+    return any(location.holds(posixpath.normpath(path), line) for path, line in shown)
 
 
 # --- rg -n -------------------------------------------------------------------------

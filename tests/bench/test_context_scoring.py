@@ -10,6 +10,7 @@ from bench.context.policies import (
     Attempt,
     Call,
     Step,
+    _hits,
     is_test_path,
     offers,
     positionals,
@@ -111,6 +112,13 @@ def test_survey_and_scout_rows_show_no_lines() -> None:
 def test_rg_lines_are_path_colon_line() -> None:
     text = "email/policy.py:12:x = 1\nemail/policy.py-13-context\nbinary file matches\n"
     assert rg_shown(text) == [("email/policy.py", 12)]
+
+
+def test_a_joined_path_is_the_same_file() -> None:
+    location = Location("net/client.py", 4, 36)
+    assert _hits(location, [("./net/client.py", 5)])
+    assert _hits(location, [("net//client.py", 5)])
+    assert not _hits(location, [("net/client.pyc", 5)])
 
 
 def test_caps_cut_characters_and_lines() -> None:
