@@ -155,6 +155,12 @@ def positionals(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _key(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """One search however its paths are spelled (`./a.py`, `a.py`): a `next:` line may
+    join paths differently from the rows this policy reads."""
+    return tuple(posixpath.normpath(w) if "/" in w else w for w in argv)
+
+
 def _term(term: str) -> tuple[str, ...]:
     return ("--", term) if term.startswith("-") else (term,)
 
@@ -204,9 +210,9 @@ class AsrchPolicy:
         heapq.heappush(queue, Step(0, 0, next(order), survey))
         while queue and len(attempt.calls) < self.budget:
             step = heapq.heappop(queue)
-            if step.argv in done:
+            if _key(step.argv) in done:
                 continue
-            done.add(step.argv)
+            done.add(_key(step.argv))
             status, raw = _run([*self.asrch, *step.argv], tree)
             text = _text(raw)
             answer = read_answer(text)

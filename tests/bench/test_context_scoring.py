@@ -11,6 +11,7 @@ from bench.context.policies import (
     Call,
     Step,
     _hits,
+    _key,
     is_test_path,
     offers,
     positionals,
@@ -292,3 +293,8 @@ def test_facts_place_the_answer_as_scout_and_sample_would(tree: Path) -> None:
     absent = facts(rg, "step_", Location("tests/test_client.py", 1, 5), tree)
     assert absent.rank is None
     assert absent.page is None
+
+
+def test_one_search_however_its_path_is_spelled() -> None:
+    assert _key(("sample", "t", "./a/b.py")) == _key(("sample", "t", "a//b.py"))
+    assert _key(("sample", "t", "a/b.py")) != _key(("sample", "u", "a/b.py"))
