@@ -58,7 +58,29 @@ def dense_file(root: Path) -> Path:
 LARGE_MIN_BYTES = 320_000_000
 # Text a code search reads; archives, objects, audio and images are left behind.
 TEXT_SUFFIXES = frozenset(
-    [".py", ".pyi", ".txt", ".rst", ".md", ".c", ".h", ".json", ".toml", ".cfg", ".ini", ".html", ".xml", ".css", ".js", ".sh", ".decTest", ".pem", ".csv", ".yaml", ".yml"]
+    [
+        ".py",
+        ".pyi",
+        ".txt",
+        ".rst",
+        ".md",
+        ".c",
+        ".h",
+        ".json",
+        ".toml",
+        ".cfg",
+        ".ini",
+        ".html",
+        ".xml",
+        ".css",
+        ".js",
+        ".sh",
+        ".decTest",
+        ".pem",
+        ".csv",
+        ".yaml",
+        ".yml",
+    ]
 )
 _NOT_SOURCE = frozenset(("site-packages", "dist-packages", "__pycache__"))
 
