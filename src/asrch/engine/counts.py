@@ -51,6 +51,12 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     output, said = run_to_end(count_argv(rg, query, target, sort=False))
     found = parse_count_records(output)
     found.sort(key=lambda item: rg_path_order(item[0]))
+    return cut_at_cap(found, target, said, cap=cap)
+
+
+def cut_at_cap(found: list[tuple[bytes, int]], target: str, said: RgSaid, *, cap: int) -> Tally:
+    """The Tally of a scan of `found` (paths as rg printed them, with their matching
+    lines, in rg's path order) stopped once `cap` lines are met."""
     files: list[FileCount] = []
     total = 0
     capped = False
