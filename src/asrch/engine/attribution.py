@@ -26,7 +26,8 @@ Counter = Callable[[bytes], int]
 non-ASCII bytes around the term)."""
 
 UNCERTAIN = -1
-_WORD_BYTE = rb"A-Za-z0-9_"
+_BEFORE = rb"(?<![A-Za-z0-9_])"
+_AFTER = rb"(?![A-Za-z0-9_])"
 
 
 def _lines_holding(pattern: "re.Pattern[bytes]") -> Counter:
@@ -49,9 +50,7 @@ def fixed_counter(term: bytes) -> Counter:
 
 
 def identifier_counter(term: bytes) -> Counter:
-    bounded = _lines_holding(
-        re.compile(rb"(?<![" + _WORD_BYTE + rb"])" + re.escape(term) + rb"(?![" + _WORD_BYTE + rb"])")
-    )
+    bounded = _lines_holding(re.compile(_BEFORE + re.escape(term) + _AFTER))
 
     def count(piece: bytes) -> int:
         return bounded(piece) if term in piece else 0
