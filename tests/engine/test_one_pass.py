@@ -97,6 +97,12 @@ def test_overlapping_terms(tmp_path: Path, mode: Mode) -> None:
         {
             "a.py": b"foo foobar\nfoobar\nfoo foo\nfoo_bar\n(foo)\nfoobar foobar\n",
             "b/c.py": b"xfoo foox\nfoo\xc3\xa9 foo\xe2\x80\x94 \xc3\xa9foo\nfoo\r\n",
+            # `foo` once a line, next to a byte that is not ASCII: a letter, a combining
+            # accent, an invalid byte (rg: no boundary), a dash (a boundary); each line
+            # printed for `foobar`, so `foo` must be judged in it.
+            "b/d.py": "foo\u00e9 foobar\n\u00e9foo foobar\nfoo\u0301 foobar\n".encode()
+            + "foo\u2014 foobar\n\u2014foo\u00df foobar\n".encode()
+            + b"foo\xff foobar\n\xfffoo foobar\n",
         },
     )
     terms = ["foo", "foobar", "oob", "foo foo"]
