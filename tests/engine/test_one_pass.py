@@ -5,6 +5,7 @@ Every Tally it gives must equal the D9 reference scan of that term alone
 (`count_files`), file by file, with the cap, the binary files met and the skips.
 """
 
+import itertools
 import os
 import subprocess
 import sys
@@ -189,11 +190,12 @@ def test_corpus_every_mode_at_a_small_cap() -> None:
 def test_block_reader_in_any_chunks(
     records: list[tuple[bytes, list[bytes]]], cuts: list[int]
 ) -> None:
-    stream = b"\n".join(path + b"\0" + b"".join(ln + b"\n" for ln in lines) for path, lines in records)
+    blocks = (path + b"\0" + b"".join(ln + b"\n" for ln in lines) for path, lines in records)
+    stream = b"\n".join(blocks)
     bounds = sorted({min(c, len(stream)) for c in cuts} | {0, len(stream)})
     reader = BlockReader()
     got: list[tuple[bytes, bytes]] = []
-    for start, end in zip(bounds, bounds[1:], strict=False):
+    for start, end in itertools.pairwise(bounds):
         for path, piece in reader.feed(stream[start:end]):
             assert piece.endswith(b"\n")
             if got and got[-1][0] == path:
