@@ -245,3 +245,24 @@ def test_survey_nested_paths_equal_per_term_counts(mode: Mode) -> None:
             assert row.split(",")[:3] == [term, str(want[0]), str(want[1])]
     finally:
         os.chdir(cwd)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_small_reads_and_batches(
+    tmp_path: Path, mode: Mode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rg's output read 7 bytes at a time, a batch of lines judged after each read:
+    records split anywhere, lines numbered per batch."""
+    from asrch.engine import one_pass
+
+    monkeypatch.setattr(one_pass, "_READ", 7)
+    monkeypatch.setattr(one_pass, "_BATCH", 1)
+    _write(
+        tmp_path,
+        {
+            "a.py": b"foo foobar\nfoobar\nfoo foo\n" * 5,
+            "b/c.py": b"x\nfoo\n\nfoobar foo\n",
+            "b/d\n\ne.py": b"foo\n",
+        },
+    )
+    _check([Query(term=t, mode=mode) for t in ("foo", "foobar", "bar")], str(tmp_path), 7)

@@ -1,6 +1,7 @@
 """The counting plan: `rg --count --with-filename --null`, parsed and put in path order."""
 
 import re
+from collections.abc import Iterable
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
@@ -54,25 +55,27 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     return cut_at_cap(found, target, said, cap=cap)
 
 
-def cut_at_cap(found: list[tuple[bytes, int]], target: str, said: RgSaid, *, cap: int) -> Tally:
+def cut_at_cap(found: Iterable[tuple[bytes, int]], target: str, said: RgSaid, *, cap: int) -> Tally:
     """The Tally of a scan of `found` (paths as rg printed them, with their matching
     lines, in rg's path order) stopped once `cap` lines are met."""
     files: list[FileCount] = []
     total = 0
-    capped = False
+    last: bytes | None = None
     for path, n in found:
         kept = min(n, cap - total)
         # os.fsdecode's scheme (surrogate escapes for undecodable bytes), minus its cost.
         files.append(FileCount(path.decode("utf-8", "surrogateescape"), kept))
         total += kept
         if total >= cap:
-            capped = True
+            last = rg_path_order(path)
             break
     if operand(target) != target:
         files = [FileCount(as_typed(f.path, target), f.matches) for f in files]
-    last = rg_path_order(found[len(files) - 1][0]) if capped else None
     return Tally(
-        files=tuple(files), capped=capped, skipped=said.skipped, binary=binary_met(said, last)
+        files=tuple(files),
+        capped=last is not None,
+        skipped=said.skipped,
+        binary=binary_met(said, last),
     )
 
 

@@ -1,29 +1,41 @@
-"""The survey plan: one rg run per directory with every term, lines attributed per term.
+"""The survey plan: the tree read once for every term, each line judged by rg per term.
 
-rg reads the tree once and prints each line that matches any term, grouped per file
-(`lines_argv`); `attribution` counts each term's lines in those, exactly as rg would
-alone. Per term, the files are then put in rg's path order and cut at the cap: the
-Tally of that term's own path-ordered scan stopped at the cap (D9), which the tests
-hold to a separate `rg --count` per term.
+1. One rg run over the directory prints each line that matches any of the terms,
+   grouped per file (`lines_argv`); asrch streams it, notes which file each line is
+   from, and writes the lines alone into a scratch file.
+2. Per term, rg searches that scratch file (the matched lines only, a tenth of the
+   tree or less) and prints the numbers of the lines the term matches alone.
 
-Memory is bounded by the files that match (a row of counts each), not by the lines:
-rg's output is read in pipe-sized chunks and dropped once attributed.
+The lines are the bytes rg matched, one a line, and every mode matches within a line,
+so rg's verdict on a line there is its verdict in the file: no matcher of asrch's has
+to agree with rg's (word boundaries, Unicode, invalid bytes). Per term, the files are
+then put in rg's path order and cut at the cap: the Tally of that term's own
+path-ordered scan stopped at the cap (D9); the tests hold it to a separate rg run per
+term.
+
+Memory is bounded by the batch, not by the tree: the lines go to rg in batches of
+`_BATCH` bytes, each judged (on the thread pool, while the tree is still being read)
+and dropped; what stays is a count per (term, matching file).
 """
 
-import bisect
-import subprocess
+import os
+import threading
+from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import repeat
 
 from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import lines_argv, pattern_args
-from asrch.engine.attribution import UNCERTAIN, counters
 from asrch.engine.counts import cut_at_cap, rg_path_order
-from asrch.engine.process import RgRun
+from asrch.engine.process import RgRun, kill_all, run_to_end, scratch_for_child
 
-# Word-mode pieces with non-ASCII bytes, held until this many bytes go to rg at once.
-_UNCERTAIN_BATCH = 1 << 22
+# Matched lines judged per batch: a few rg runs per term on a big tree, and bounded
+# memory (a scratch file of this size, a list entry a line) on any tree.
+_BATCH = 16 << 20
+_READ = 1 << 20
 
 
 class BlockReader:
@@ -74,84 +86,113 @@ class BlockReader:
             )
 
 
-class _Uncertain:
-    """Word-mode pieces only rg can judge, per term, sent to rg in batches via stdin."""
+class _Batch:
+    """Matched lines in a scratch file, and the file each is from."""
 
-    def __init__(self, rg: str, queries: Sequence[Query]) -> None:
-        self._rg = rg
-        self._queries = queries
-        self._held: dict[int, list[tuple[list[int], bytes]]] = {}
-        self._bytes = 0
+    def __init__(self) -> None:
+        self.file, self.path = scratch_for_child()
+        # Line N of the scratch file (from 1) is from the file numbered file_of_line[N].
+        self.file_of_line: list[int] = [-1]
+        self.size = 0
+        self._users = 0
+        self._lock = threading.Lock()
 
-    def add(self, term: int, row: list[int], piece: bytes) -> None:
-        self._held.setdefault(term, []).append((row, piece))
-        self._bytes += len(piece)
-        if self._bytes >= _UNCERTAIN_BATCH:
-            self.flush()
+    def add(self, index: int, piece: bytes) -> None:
+        self.file_of_line.extend(repeat(index, piece.count(b"\n")))
+        self.file.write(piece)
+        self.size += len(piece)
 
-    def flush(self) -> None:
-        for term, pieces in self._held.items():
-            judged = self._judge(self._queries[term], [piece for _, piece in pieces])
-            for (row, _), n in zip(pieces, judged, strict=True):
-                row[term] += n
-        self._held.clear()
-        self._bytes = 0
+    def judge(
+        self, pool: ThreadPoolExecutor, rg: str, queries: Sequence[Query]
+    ) -> list["Future[Counter[int]]"]:
+        """One rg run per query over these lines, on the pool; the file goes with the last."""
+        self.file.flush()
+        self._users = len(queries)
+        return [pool.submit(self._judge_one, rg, q) for q in queries]
 
-    def _judge(self, query: Query, pieces: list[bytes]) -> list[int]:
-        """Matching lines of each piece, as rg counts them (line numbers of its matches)."""
-        starts = [0]
-        for piece in pieces:
-            starts.append(starts[-1] + piece.count(b"\n"))
-        argv = [
-            self._rg,
-            "--no-config",
-            "--line-number",
-            "--only-matching",
-            "--replace=",
-            *pattern_args(query),
-            "--",
-            "-",
-        ]
-        done = subprocess.run(argv, input=b"".join(pieces), capture_output=True, check=False)
-        if done.returncode not in (0, 1):
-            raise EngineError(f"error: rg failed with exit status {done.returncode}")
-        lines = {int(rec.partition(b":")[0]) for rec in done.stdout.splitlines()}
-        counts = [0] * len(pieces)
-        for line in lines:
-            counts[bisect.bisect_left(starts, line) - 1] += 1
-        return counts
+    def _judge_one(self, rg: str, query: Query) -> "Counter[int]":
+        try:
+            return lines_per_file(rg, query, self.path, self.file_of_line)
+        finally:
+            with self._lock:
+                self._users -= 1
+                last = self._users == 0
+            if last:
+                self.close()
+
+    def close(self) -> None:
+        self.file.close()
+        self.file_of_line = []
+
+
+def lines_per_file(rg: str, query: Query, lines: str, file_of_line: list[int]) -> "Counter[int]":
+    """How many of the `lines` (a file of matched lines) `query` matches, per file."""
+    argv = [
+        rg,
+        "--no-config",
+        "--case-sensitive",
+        # No binary rule: these are lines rg already searched as text.
+        "--text",
+        "--line-number",
+        "--only-matching",
+        "--replace=",
+        *pattern_args(query),
+        "--",
+        lines,
+    ]
+    output, _ = run_to_end(argv)
+    # `N:` once per match: a set counts a line with two matches once.
+    numbers = set(map(int, output.split(b":\n")[:-1]))
+    return Counter(map(file_of_line.__getitem__, numbers))
 
 
 def count_terms(rg: str, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
     """One Tally per query under the directory `target`, each its own path-ordered
-    scan cut at `cap`, from one rg run."""
-    count = counters(queries)
-    width = len(count)
-    rows: dict[bytes, list[int]] = {}
-    uncertain = _Uncertain(rg, queries)
+    scan cut at `cap`: one rg run over the tree, then per query over its matched lines."""
+    paths: dict[bytes, int] = {}
+    pending: list[list[Future[Counter[int]]]] = []
     reader = BlockReader()
-    argv = lines_argv(rg, queries, target)
-    with RgRun(argv, pipe_size=1 << 20) as run:
-        for chunk in run.chunks(1 << 20):
-            for path, piece in reader.feed(chunk):
-                row = rows.get(path)
-                if row is None:
-                    row = rows[path] = [0] * width
-                for term, counter in enumerate(count):
-                    n = counter(piece)
-                    if n == UNCERTAIN:
-                        uncertain.add(term, row, piece)
-                    else:
-                        row[term] += n
-        said = run.finish()
-    reader.close()
-    uncertain.flush()
+    batches: list[_Batch] = []
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        try:
+            batch = _Batch()
+            batches.append(batch)
+            with RgRun(lines_argv(rg, queries, target), pipe_size=_READ) as run:
+                for chunk in run.chunks(_READ):
+                    for path, piece in reader.feed(chunk):
+                        batch.add(paths.setdefault(path, len(paths)), piece)
+                    if batch.size >= _BATCH:
+                        pending.append(batch.judge(pool, rg, queries))
+                        batch = _Batch()
+                        batches.append(batch)
+                said = run.finish()
+            reader.close()
+            if batch.size:
+                pending.append(batch.judge(pool, rg, queries))
+            found = [Counter[int]() for _ in queries]
+            for futures in pending:
+                for term, future in enumerate(futures):
+                    found[term].update(future.result())
+        except BaseException:
+            for futures in pending:
+                for future in futures:
+                    future.cancel()
+            kill_all()
+            raise
+        finally:
+            for each in batches:
+                each.close()
     # A binary file rg met is not counted by `rg --count` even if lines before its NUL
     # matched; the line printer shows those lines (and a warning), so they go.
     for path in said.binary_paths() if said.binary else ():
-        rows.pop(path, None)
-    order = sorted(rows, key=rg_path_order)
+        paths.pop(path, None)
+    order = sorted(paths, key=rg_path_order)
     return [
-        cut_at_cap([(p, rows[p][term]) for p in order if rows[p][term]], target, said, cap=cap)
-        for term in range(width)
+        cut_at_cap(
+            ((p, per_file[paths[p]]) for p in order if paths[p] in per_file),
+            target,
+            said,
+            cap=cap,
+        )
+        for per_file in found
     ]

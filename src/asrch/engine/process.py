@@ -129,6 +129,17 @@ def run_to_end(argv: list[str]) -> tuple[bytes, RgSaid]:
         return out.read(), judge(child.returncode, said)
 
 
+def scratch_for_child() -> tuple[IO[bytes], str]:
+    """An unnamed scratch file and a path a child process can open it by."""
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("asrch-lines")
+        return os.fdopen(fd, "w+b"), f"/proc/{os.getpid()}/fd/{fd}"
+    import tempfile  # noqa: PLC0415 (see _scratch)
+
+    named = tempfile.NamedTemporaryFile()  # noqa: SIM115 (the caller closes it)
+    return named, named.name
+
+
 def _scratch() -> IO[bytes]:
     if hasattr(os, "memfd_create"):
         return os.fdopen(os.memfd_create("asrch-rg"), "w+b")
