@@ -1,8 +1,8 @@
 """The survey plan: the tree read once for every term, each line judged by rg per term.
 
 1. One rg run over the directory prints each line that matches any of the terms,
-   grouped per file (`lines_argv`); asrch streams it, notes which file each line is
-   from, and writes the lines alone into a scratch file.
+   grouped per file (`lines_argv`), into a scratch file; asrch reads it in pieces,
+   notes which file each line is from, and writes the lines alone into batches.
 2. Per term, rg searches that scratch file (the matched lines only, a tenth of the
    tree or less) and prints the numbers of the lines the term matches alone.
 
@@ -13,9 +13,9 @@ then put in rg's path order and cut at the cap: the Tally of that term's own
 path-ordered scan stopped at the cap (D9); the tests hold it to a separate rg run per
 term.
 
-Memory is bounded by the batch, not by the tree: the lines go to rg in batches of
-`_BATCH` bytes, each judged (on the thread pool, while the tree is still being read)
-and dropped; what stays is a count per (term, matching file).
+The lines go to rg in batches of `_BATCH` bytes, each judged on the thread pool (while
+the next is filled) and dropped; asrch itself holds a batch's line index and a count
+per (term, matching file), never the lines (they sit in unnamed scratch files).
 """
 
 import os
@@ -30,7 +30,7 @@ from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import lines_argv, pattern_args
 from asrch.engine.counts import cut_at_cap, rg_path_order
-from asrch.engine.process import RgRun, kill_all, run_to_end, scratch_for_child
+from asrch.engine.process import kill_all, run_to_end, run_to_file, scratch_for_child
 
 # Matched lines judged per batch: a few rg runs per term on a big tree, and bounded
 # memory (a scratch file of this size, a list entry a line) on any tree.
@@ -157,15 +157,15 @@ def count_terms(rg: str, queries: Sequence[Query], target: str, *, cap: int) -> 
         try:
             batch = _Batch()
             batches.append(batch)
-            with RgRun(lines_argv(rg, queries, target), pipe_size=_READ) as run:
-                for chunk in run.chunks(_READ):
+            output, said = run_to_file(lines_argv(rg, queries, target))
+            with output:
+                while chunk := output.read(_READ):
                     for path, piece in reader.feed(chunk):
                         batch.add(paths.setdefault(path, len(paths)), piece)
                     if batch.size >= _BATCH:
                         pending.append(batch.judge(pool, rg, queries))
                         batch = _Batch()
                         batches.append(batch)
-                said = run.finish()
             reader.close()
             if batch.size:
                 pending.append(batch.judge(pool, rg, queries))

@@ -1,6 +1,5 @@
 """One rg child: start it, stream its stdout, stop it early, always reap it."""
 
-import contextlib
 import os
 import subprocess
 import threading
@@ -36,13 +35,11 @@ class RgRun:
     of skipped files must not stop at some size (a line is ~100 bytes a file).
     """
 
-    def __init__(self, argv: list[str], *, pipe_size: int = 0) -> None:
+    def __init__(self, argv: list[str]) -> None:
         self.argv = argv
         self.stopped_early = False
         self._stderr = bytearray()
         self._child = _start(argv, subprocess.PIPE, subprocess.PIPE)
-        if pipe_size and self._child.stdout is not None:
-            _grow_pipe(self._child.stdout.fileno(), pipe_size)
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
 
@@ -51,10 +48,10 @@ class RgRun:
         for line in self._child.stderr:
             self._stderr += line
 
-    def chunks(self, size: int = _CHUNK) -> Iterator[bytes]:
+    def chunks(self) -> Iterator[bytes]:
         assert self._child.stdout is not None
         fd = self._child.stdout.fileno()
-        while data := os.read(fd, size):
+        while data := os.read(fd, _CHUNK):
             yield data
 
     def stop(self) -> None:
@@ -94,17 +91,6 @@ class RgRun:
         return judge(self._child.returncode, said)
 
 
-def _grow_pipe(fd: int, size: int) -> None:
-    """A bigger pipe (Linux): fewer wake-ups when rg writes megabytes of lines."""
-    try:
-        import fcntl  # noqa: PLC0415 (not on Windows)
-    except ImportError:
-        return
-    if hasattr(fcntl, "F_SETPIPE_SZ"):
-        with contextlib.suppress(OSError):
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
-
-
 def run_to_end(argv: list[str]) -> tuple[bytes, RgSaid]:
     """Run rg to its end and judge it: (its whole stdout, its stderr sorted).
 
@@ -113,20 +99,34 @@ def run_to_end(argv: list[str]) -> tuple[bytes, RgSaid]:
     wake-ups cost more than rg's search. rg writes into unnamed scratch files instead,
     read once it has exited; no stderr thread is needed either.
     """
-    with _scratch() as out, _scratch() as err:
-        child = _start(argv, out, err)
-        try:
-            child.wait()
-        finally:
-            if child.poll() is None:
-                # Interrupted while waiting: the child goes with us.
-                child.kill()
+    out, said = run_to_file(argv)
+    with out:
+        return out.read(), said
+
+
+def run_to_file(argv: list[str]) -> tuple[IO[bytes], RgSaid]:
+    """`run_to_end`, its stdout left in the scratch file (at its start) for the caller
+    to read in pieces and close: megabytes of lines need not sit in memory at once,
+    and rg never waits on a reader that the machine's load keeps from running."""
+    out = _scratch()
+    try:
+        with _scratch() as err:
+            child = _start(argv, out, err)
+            try:
                 child.wait()
-            _forget(child)
-        out.seek(0)
-        err.seek(0)
-        said = read_stderr(err.read(), operands(argv))
-        return out.read(), judge(child.returncode, said)
+            finally:
+                if child.poll() is None:
+                    # Interrupted while waiting: the child goes with us.
+                    child.kill()
+                    child.wait()
+                _forget(child)
+            err.seek(0)
+            said = judge(child.returncode, read_stderr(err.read(), operands(argv)))
+    except BaseException:
+        out.close()
+        raise
+    out.seek(0)
+    return out, said
 
 
 def scratch_for_child() -> tuple[IO[bytes], str]:
