@@ -266,3 +266,27 @@ def test_small_reads_and_batches(
         },
     )
     _check([Query(term=t, mode=mode) for t in ("foo", "foobar", "bar")], str(tmp_path), 7)
+
+
+@given(
+    st.lists(
+        st.binary(min_size=1, max_size=6).filter(lambda b: b"\0" not in b),
+        unique=True,
+        max_size=12,
+    )
+)
+def test_path_order_in_c_calls_equals_the_plain_key(paths: list[bytes]) -> None:
+    from asrch.engine.counts import in_path_order, rg_path_order
+
+    found = [(p, i) for i, p in enumerate(paths)]
+    assert in_path_order(found) == sorted(found, key=lambda item: rg_path_order(item[0]))
+
+
+def test_count_records_with_garbage_are_an_engine_error() -> None:
+    from asrch.domain.errors import EngineError
+    from asrch.engine.counts import parse_count_records
+
+    assert parse_count_records(b"a\n b\x003\nc\x0010\n") == [(b"a\n b", 3), (b"c", 10)]
+    for bad in (b"x", b"a\x003\nzz", b"a\x00\n", b"a\x003", b"a\x00x\n", b"a\x001\n\x002\n\x00"):
+        with pytest.raises(EngineError):
+            parse_count_records(bad)
