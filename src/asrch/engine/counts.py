@@ -54,7 +54,7 @@ def in_path_order(found: list[tuple[bytes, int]]) -> list[tuple[bytes, int]]:
     if b"\x01" in joined:
         return sorted(found, key=lambda item: rg_path_order(item[0]))
     keys = joined.replace(b"/", b"\x01").split(b"\0")
-    return [item for _, item in sorted(zip(keys, found, strict=True))]
+    return [found[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
 
 
 def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
