@@ -196,8 +196,10 @@ def test_block_reader_in_any_chunks(
     reader = BlockReader()
     got: list[tuple[bytes, bytes]] = []
     for start, end in itertools.pairwise(bounds):
-        for path, piece in reader.feed(stream[start:end]):
+        for path, offset, length, lines in reader.feed(stream[start:end]):
+            piece = stream[offset : offset + length]
             assert piece.endswith(b"\n")
+            assert lines == piece.count(b"\n")
             if got and got[-1][0] == path:
                 got[-1] = (path, got[-1][1] + piece)
             else:
@@ -248,15 +250,11 @@ def test_survey_nested_paths_equal_per_term_counts(mode: Mode) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_small_reads_and_batches(
-    tmp_path: Path, mode: Mode, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """rg's output read 7 bytes at a time, a batch of lines judged after each read:
-    records split anywhere, lines numbered per batch."""
+def test_small_reads(tmp_path: Path, mode: Mode, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rg's output read 7 bytes at a time: records split anywhere."""
     from asrch.engine import one_pass
 
     monkeypatch.setattr(one_pass, "_READ", 7)
-    monkeypatch.setattr(one_pass, "_BATCH", 1)
     _write(
         tmp_path,
         {
