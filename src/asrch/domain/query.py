@@ -1,6 +1,6 @@
 """What the user asked for: a term and how to match it."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SHORT_TERM
@@ -8,8 +8,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.values import quote
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Query:
+class Query(NamedTuple):
     term: str
     mode: Mode = Mode.FIXED
 
