@@ -130,3 +130,22 @@ def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
         "--",
         operand(target),
     ]
+
+
+def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str]:
+    """`N:` for each match of the query in `lines` (a file of lines rg already matched
+    while walking, so no binary rule and no walk), stopped after `cap` matching lines."""
+    return [
+        rg,
+        "--no-config",
+        "--case-sensitive",
+        "--text",
+        "--no-mmap",
+        "--line-number",
+        "--only-matching",
+        "--replace=",
+        f"--max-count={cap}",
+        *pattern_args(query),
+        "--",
+        lines,
+    ]

@@ -29,7 +29,7 @@ from typing import IO
 from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
-from asrch.engine.argv import lines_argv, pattern_args
+from asrch.engine.argv import judge_lines_argv, lines_argv
 from asrch.engine.counts import cut_at_cap, in_path_order
 from asrch.engine.process import kill_all, run_to_end, run_to_file, scratch_for_child
 
@@ -109,21 +109,7 @@ def lines_per_file(
 ) -> "Counter[int]":
     """How many of the `lines` (a file of matched lines) `query` matches, per file,
     up to the first `cap` of them."""
-    argv = [
-        rg,
-        "--no-config",
-        "--case-sensitive",
-        # No binary rule: these are lines rg already searched as text.
-        "--text",
-        "--no-mmap",
-        "--line-number",
-        "--only-matching",
-        "--replace=",
-        f"--max-count={cap}",
-        *pattern_args(query),
-        "--",
-        lines,
-    ]
+    argv = judge_lines_argv(rg, query, lines, cap=cap)
     output, _ = run_to_end(argv)
     # `N:` once per match: a set counts a line with two matches once.
     numbers = set(map(int, output.split(b":\n")[:-1]))
