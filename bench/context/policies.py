@@ -10,7 +10,7 @@ import itertools
 import os
 import posixpath
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -170,6 +170,7 @@ def _join(base: str, relative: str) -> str:
 
 
 Offer = tuple[int, int, tuple[str, ...]]
+Runner = Callable[[tuple[str, ...]], tuple[int, bytes]]
 
 
 class AsrchPolicy:
@@ -201,7 +202,16 @@ class AsrchPolicy:
         """A diagnostic variant: sample a scout's non-test files before its test files, as
         an agent that reads the file names might (not the headline policy)."""
 
-    def attempt(self, candidates: Sequence[str], location: Location, tree: Path) -> Attempt:
+    def attempt(
+        self,
+        candidates: Sequence[str],
+        location: Location,
+        tree: Path,
+        run: Runner | None = None,
+    ) -> Attempt:
+        """`run` (argv after `asrch` -> exit status, printed bytes) defaults to running
+        the asrch command in the tree; the benchmark never replaces it."""
+        call = run or (lambda argv: _run([*self.asrch, *argv], tree))
         attempt = Attempt(self.name)
         order = itertools.count(0, -1)
         queue: list[Step] = []
@@ -213,7 +223,7 @@ class AsrchPolicy:
             if _key(step.argv) in done:
                 continue
             done.add(_key(step.argv))
-            status, raw = _run([*self.asrch, *step.argv], tree)
+            status, raw = call(step.argv)
             text = _text(raw)
             answer = read_answer(text)
             hit = _hits(location, answer.shown)

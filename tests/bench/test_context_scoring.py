@@ -298,3 +298,33 @@ def test_facts_place_the_answer_as_scout_and_sample_would(tree: Path) -> None:
 def test_one_search_however_its_path_is_spelled() -> None:
     assert _key(("sample", "t", "./a/b.py")) == _key(("sample", "t", "a//b.py"))
     assert _key(("sample", "t", "a/b.py")) != _key(("sample", "u", "a/b.py"))
+
+
+def test_a_next_line_is_the_next_call() -> None:
+    """Once answers carry D28 `next:` lines, the policy takes them before its own
+    choice: here survey's next: names the less selective term, and sample's names a
+    `show --line` that the rows alone would not suggest. The answers are written out
+    (main's asrch prints no `next:` yet); every other test runs the real command."""
+    survey = SURVEY + "next: asrch scout fold .\n"
+    scout = SCOUT.replace("path: email", "path: .").replace("query: refold", "query: fold")
+    sample = SAMPLE.replace("my dir/sub process.py", "policy.py").replace(
+        "next: asrch sample --page 2 fork 'policy.py'", "next: asrch show --line 79 fold policy.py"
+    )
+    shown = "show:\n  query: fold\n  file: policy.py\n  line: 79\n79-x\n"
+    answers = {"survey": survey, "scout": scout, "sample": sample, "show": shown}
+    calls: list[tuple[str, ...]] = []
+
+    def run(argv: tuple[str, ...]) -> tuple[int, bytes]:
+        calls.append(argv)
+        return 0, answers[argv[0]].encode()
+
+    policy = AsrchPolicy(["asrch"])
+    attempt = policy.attempt(["refold", "fold"], Location("policy.py", 79, 79), Path(), run)
+    assert calls == [
+        ("survey", "--term=refold", "--term=fold", "."),
+        ("scout", "fold", "."),
+        ("sample", "fold", "policy.py"),
+        ("show", "--line", "79", "fold", "policy.py"),
+    ]
+    assert attempt.found
+    assert attempt.bytes_read == sum(len(answers[c[0]].encode()) for c in calls)
