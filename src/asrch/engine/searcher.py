@@ -114,8 +114,6 @@ class RipgrepSearcher:
         """Several counting rg children at once, one per (query, target), results in order."""
         from concurrent.futures import ThreadPoolExecutor
 
-        from asrch.engine.process import kill_all
-
         if len(searches) <= 1:
             return [self.count(q, t, cap=cap) for q, t in searches]
         workers = min(len(searches), max(2, os.cpu_count() or 2))
@@ -126,8 +124,29 @@ class RipgrepSearcher:
             except BaseException:
                 for future in futures:
                     future.cancel()
-                kill_all()
+                # Only this searcher's children: a server's other calls go on.
+                self._launch.stop_all()
                 raise
+
+    def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
+        """`count` of each query under one target; a directory is read once for all of
+        them (the one-pass plan), a file is counted per query (rg's binary rule for a
+        file it is given differs from a walk's), and so is a regex (survey has none: the
+        plan is not tested with one)."""
+        from asrch.domain.modes import Mode
+
+        one_mode = len({q.mode for q in queries}) == 1
+        if len(queries) <= 1 or not one_mode or queries[0].mode is Mode.REGEX:
+            return self.count_many([(q, target) for q in queries], cap=cap)
+        if not os.path.isdir(self._launch.here(target)):
+            return self.count_many([(q, target) for q in queries], cap=cap)
+        from asrch.engine.one_pass import count_terms
+
+        try:
+            return count_terms(self.rg, queries, target, cap=cap, launch=self._launch)
+        except RgRefusedError:
+            # Whose fault: each query alone says (and blames it).
+            return self.count_many([(q, target) for q in queries], cap=cap)
 
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         from asrch.engine.counts import count_files
