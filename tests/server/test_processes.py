@@ -185,3 +185,45 @@ def test_sigterm_ends_the_server_cleanly_and_its_rg_with_it(served: Served) -> N
     assert served.process.wait(timeout=20) == 0
     wait_for(lambda: _gone(recorded(served.pids), served.process.pid), timeout=5)
     assert "Traceback" not in served.stderr()
+
+
+def test_a_failing_call_stops_its_own_rg_only(corpus: Path, tmp_path: Path) -> None:
+    """A survey whose sibling search fails stops its other searches: its own, not the
+    rg of a call running beside it."""
+    pids = tmp_path / "rg-pids"
+    script = tmp_path / "failing-or-slow-rg"
+    script.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        f"  *{SLOW}*) echo $$ >> {pids}; sleep 3 ;;\n"
+        "  *failterm*) echo 'rg: broken' >&2; exit 3 ;;\n"
+        "esac\n"
+        f'exec {resolve_rg()} "$@"\n'
+    )
+    script.chmod(0o755)
+    server = build_server([str(corpus)], rg=str(script))
+    results: dict[str, CallToolResult] = {}
+
+    async def run() -> None:
+        async with Client(server) as client:
+
+            async def slow() -> None:
+                results["slow"] = await client.call_tool("scout", {"query": SLOW})
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(slow)
+                with anyio.fail_after(20):
+                    while not recorded(pids):
+                        await anyio.sleep(0.02)
+                # A file as the path: one rg per term, side by side, one of them failing.
+                results["failing"] = await client.call_tool(
+                    "survey", {"terms": ["failterm", "connect"], "paths": ["README.md"]}
+                )
+                assert "slow" not in results, "the slow call ended early"
+
+    anyio.run(run)
+    assert results["failing"].is_error is True
+    assert text_of(results["failing"]).startswith("error: rg failed with exit status 3")
+    assert results["slow"].is_error is False, text_of(results["slow"])
+    assert results["slow"].structured_content is not None
+    assert results["slow"].structured_content["matches"] == 0
