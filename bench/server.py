@@ -239,7 +239,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "21")))
     parser.add_argument("--json", type=Path, default=Path("bench/results/mcp.json"))
-    args = parser.parse_args(argv)
+    # bench.run's own options (`--scenario`) may come along from `nox -s bench -- …`.
+    args, _ = parser.parse_known_args(argv)
     with tempfile.TemporaryDirectory(prefix="asrch-bench-mcp-") as tmp:
         rows = measure_all(Path(tmp), args.repeat)
     print(table(rows))
