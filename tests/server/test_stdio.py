@@ -2,9 +2,11 @@
 client, every tool answering as the command line does from the same directory."""
 
 import json
+import os
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -116,3 +118,34 @@ def test_every_client_configuration_of_the_readme_starts_a_working_server(corpus
 
         result = anyio.run(run)
         assert text_of(result) == run_cli(corpus, "scout", "connect").stdout, client
+
+
+def test_asrch_mcp_reads_a_stdin_that_cannot_be_polled(corpus: Path, tmp_path: Path) -> None:
+    """/dev/null or a file of requests as stdin (`asrch mcp < requests.jsonl`): read
+    directly, to its end, then the server ends as on a hang-up (exit 0)."""
+    requests = tmp_path / "requests.jsonl"
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"},
+        },
+    }
+    requests.write_text(json.dumps(initialize) + "\n")
+    for stdin in (Path(os.devnull), requests):
+        with stdin.open("rb") as source:
+            done = subprocess.run(
+                [ASRCH, "mcp"],
+                cwd=corpus,
+                stdin=source,
+                capture_output=True,
+                timeout=60,
+                check=False,
+            )
+        assert done.returncode == 0, done.stderr
+        assert b"Traceback" not in done.stderr and b"error:" not in done.stderr
+        answers = [json.loads(line) for line in done.stdout.splitlines()]
+        assert all(answer.get("id") == 1 for answer in answers), answers

@@ -10,9 +10,11 @@ interrupt, so a server told to stop would wait for its client's next line.
 
 import os
 import signal
+import stat
 from typing import cast
 
 import anyio
+import anyio.lowlevel
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 
@@ -24,12 +26,19 @@ _CHUNK = 1 << 16
 
 
 class StdinLines:
-    """The lines of a file descriptor (a pipe), read as they come and cancellable."""
+    """The lines of a file descriptor, read as they come and cancellable.
+
+    A pipe, socket or terminal is waited on in the event loop; a regular file or
+    /dev/null (`asrch mcp < requests.jsonl`) cannot be polled, and a read of one never
+    blocks, so it is read directly.
+    """
 
     def __init__(self, fd: int = 0) -> None:
         self._fd = fd
         self._pending = bytearray()
         self._ended = False
+        mode = os.fstat(fd).st_mode
+        self._pollable = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
 
     def __aiter__(self) -> "StdinLines":
         return self
@@ -47,7 +56,10 @@ class StdinLines:
                 line = bytes(self._pending)
                 self._pending.clear()
                 return line.decode("utf-8", "replace")
-            await anyio.wait_readable(self._fd)
+            if self._pollable:
+                await anyio.wait_readable(self._fd)
+            else:
+                await anyio.lowlevel.checkpoint()
             data = os.read(self._fd, _CHUNK)
             self._ended = not data
             self._pending += data
