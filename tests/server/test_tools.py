@@ -256,3 +256,20 @@ def test_a_bug_is_one_line_and_the_server_goes_on(
     assert bug.is_error is True
     assert text_of(bug) == 'error: internal error: RuntimeError: "renderer broke"\n'
     assert fine.is_error is False
+
+
+def test_a_nul_character_is_an_input_error_not_a_crash(corpus: Path) -> None:
+    """JSON can carry U+0000, which no command line can: refused in one line."""
+    nul: list[tuple[str, dict[str, Any], str]] = [
+        ("scout", {"query": "con\x00nect"}, "error: query "),
+        ("scout", {"query": "connect", "path": "src\x00"}, "error: path "),
+        ("survey", {"terms": ["a\x00"]}, "error: --term "),
+        ("sample", {"query": "hit", "file": "samples/clusters.txt\x00"}, "error: file "),
+        ("show", {"query": "\x00", "file": "README.md"}, "error: query "),
+    ]
+    results = call_tools(build_server([str(corpus)]), *[(t, a) for t, a, _ in nul])
+    for (tool, arguments, start), result in zip(nul, results, strict=True):
+        assert result.is_error is True, (tool, arguments)
+        message = text_of(result)
+        assert message.startswith(start) and "holds a NUL character" in message, message
+        assert "\\u0000" in message and message.count("\n") == 1

@@ -37,6 +37,7 @@ class Roots:
 
     def confine(self, path: str, what: str = "path") -> str:
         """`path` unchanged if it resolves inside a root; else the one-line refusal."""
+        refuse_nul(path, what)
         landed = os.path.realpath(os.path.join(self.first, path))
         if any(_within(landed, root) for root in self.real):
             return path
@@ -45,6 +46,13 @@ class Roots:
             f"error: {what} {quote(path)} is outside the server's roots ({listed}); "
             "give a path inside one (relative paths start at the first)"
         )
+
+
+def refuse_nul(value: str, what: str) -> None:
+    """A JSON string may hold U+0000, which no file name or rg argument can (a command
+    line cannot pass one at all): an input error, not a crash in `os` or `subprocess`."""
+    if "\0" in value:
+        raise InputError(f"error: {what} {quote(value)} holds a NUL character; remove it")
 
 
 def _within(path: str, root: str) -> bool:

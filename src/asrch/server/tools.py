@@ -29,7 +29,7 @@ from asrch.render.sample import render_sample
 from asrch.render.scout import render_scout
 from asrch.render.show import render_show
 from asrch.render.survey import render_survey
-from asrch.server.roots import Roots
+from asrch.server.roots import Roots, refuse_nul
 
 DESCRIPTIONS = {
     "survey": (
@@ -133,6 +133,8 @@ class Common(NamedTuple):
 
 def survey_work(roots: Roots, terms: Sequence[str], paths: Sequence[str], common: Common) -> Work:
     def work(searcher: Searcher) -> Answered:
+        for term in terms:
+            refuse_nul(term, "--term")
         confined = [roots.confine(path) for path in paths] or ["."]
         report = run_survey(searcher, terms, confined, common.query_mode())
         return Answered(report, render_survey(report))
@@ -142,6 +144,7 @@ def survey_work(roots: Roots, terms: Sequence[str], paths: Sequence[str], common
 
 def scout_work(roots: Roots, query: str, path: str, common: Common) -> Work:
     def work(searcher: Searcher) -> Answered:
+        refuse_nul(query, "query")
         report = run_scout(searcher, query, roots.confine(path), common.query_mode())
         return Answered(report, render_scout(report))
 
@@ -152,6 +155,7 @@ def sample_work(
     roots: Roots, query: str, file: str, common: Common, *, clusters: int, page: int
 ) -> Work:
     def work(searcher: Searcher) -> Answered:
+        refuse_nul(query, "query")
         confined = roots.confine(file, "file")
         mode = common.query_mode()
         report = run_sample(searcher, query, confined, mode, clusters=clusters, page=page)
@@ -164,6 +168,7 @@ def show_work(
     roots: Roots, query: str, file: str, common: Common, *, line: int | None, context: int
 ) -> Work:
     def work(searcher: Searcher) -> Answered:
+        refuse_nul(query, "query")
         confined = roots.confine(file, "file")
         mode = common.query_mode()
         report = run_show(searcher, query, confined, mode, line=line, context=context)
