@@ -5,6 +5,7 @@ numbers without trusting the code that wrote either.
 """
 
 import re
+import shlex
 from dataclasses import dataclass, field
 
 _BLOCK = re.compile(r"^([a-z_]+):$")
@@ -108,6 +109,8 @@ class Answer:
     snippets: list[list[Line]] = field(default_factory=list)
     """Snippets outside any cluster (`show`)."""
     notes: list[str] = field(default_factory=list)
+    next: list[str] | None = None
+    """The `next:` line's command, split as a shell splits it."""
 
 
 def read(text: str) -> Answer:
@@ -118,6 +121,9 @@ def read(text: str) -> Answer:
     for line in text.removesuffix("\n").split("\n"):
         if line.startswith("note: "):
             answer.notes.append(line.removeprefix("note: "))
+        elif line.startswith("next: "):
+            assert answer.next is None, "two next: lines"
+            answer.next = shlex.split(line.removeprefix("next: "))
         elif m := _BLOCK.match(line):
             answer.block = m.group(1)
         elif m := _LIST.match(line):

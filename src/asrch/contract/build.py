@@ -78,6 +78,7 @@ def scout_answer(report: ScoutReport) -> ScoutAnswer:
         top_directories=_rows(report.top_directories),
         top_files=_rows(report.top_files),
         notices=_domain_notices(report.notices),
+        next=report.next_step or None,
     )
 
 
@@ -115,6 +116,7 @@ def survey_answer(report: SurveyReport) -> SurveyAnswer:
             for section in report.by_path
         ),
         notices=_domain_notices(report.notices),
+        next=report.next_step or None,
     )
 
 
@@ -141,6 +143,7 @@ def sample_answer(report: SampleReport) -> SampleAnswer:
             for view in report.shown
         ),
         notices=_notices(sample_notes(report)),
+        next=report.next_step or None,
     )
 
 
@@ -162,4 +165,5 @@ def show_answer(report: ShowReport) -> ShowAnswer:
         context=report.context,
         snippets=_snippets(report.snippets),
         notices=_notices(show_notes(report)),
+        next=report.next_step or None,
     )

@@ -51,6 +51,16 @@ NoticeKind = Annotated[
 ]
 
 
+NextStep = Annotated[
+    tuple[str, ...] | None,
+    Field(
+        description="D28: the protocol's next command as argument strings, `asrch` first; "
+        "shell-quoted and joined with spaces it is the text answer's `next:` line, to be run "
+        "from the same working directory. null where there is nothing to do."
+    ),
+]
+
+
 class Model(BaseModel):
     model_config = ConfigDict(
         frozen=True,
@@ -97,6 +107,7 @@ class ScoutAnswer(Model):
     top_directories: tuple[PathMatches, ...]
     top_files: tuple[PathMatches, ...]
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 class TermTotal(Model):
@@ -144,6 +155,7 @@ class SurveyAnswer(Model):
     overall: tuple[TermTotal, ...]
     by_path: tuple[PathSection, ...]
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 class SnippetLine(Model):
@@ -195,6 +207,7 @@ class SampleAnswer(Model):
         description="The clusters of this page, in file order; empty past the last page."
     )
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 class Window(Model):
@@ -224,6 +237,7 @@ class ShowAnswer(Model):
     context: Count
     snippets: tuple[Snippet, ...]
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 Answer = ScoutAnswer | SurveyAnswer | SampleAnswer | ShowAnswer

@@ -1,6 +1,7 @@
 """`sample` report to text: a `sample:` block, then each cluster of the page."""
 
 from asrch.domain.sample import SampleReport
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_text
 from asrch.render.snippets import shown_path, snippet_lines
 from asrch.render.toon import Scalar, block, count
@@ -44,4 +45,5 @@ def render_sample(report: SampleReport) -> str:
         )
         lines += snippet_lines(view.snippets)
     lines += [f"note: {message}" for _, message in sample_notes(report)]
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

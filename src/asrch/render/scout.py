@@ -1,6 +1,7 @@
 """`scout` report to text."""
 
 from asrch.domain.scout import ScoutReport
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
 from asrch.render.toon import block, count, table
 
@@ -21,4 +22,5 @@ def render_scout(report: ScoutReport) -> str:
     rows = [(r.path, r.matches) for r in report.top_files]
     lines += table("top_files", ("path", "matches"), rows)
     lines += notice_lines(report.notices)
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

@@ -2,6 +2,7 @@
 
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.show import ShowReport
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_text
 from asrch.render.snippets import snippet_lines
 from asrch.render.toon import Scalar, block, count
@@ -53,4 +54,5 @@ def render_show(report: ShowReport) -> str:
     lines = block("show", fields)
     lines += snippet_lines(report.snippets)
     lines += [f"note: {message}" for _, message in show_notes(report)]
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 """`survey` report to text."""
 
 from asrch.domain.survey import SurveyReport
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
 from asrch.render.toon import block, count, table, value
 
@@ -41,4 +42,5 @@ def render_survey(report: SurveyReport) -> str:
             indent="    ",
         )
     lines += notice_lines(report.notices)
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

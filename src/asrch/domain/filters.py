@@ -1,0 +1,242 @@
+"""`--type` and `--glob` (D30): which of the files a search yields are kept (pure).
+
+The filters only narrow. They are never handed to rg: an include glob given to rg is an
+override, and rg's overrides beat its ignore rules, hidden-file rule and (when later)
+asrch's own exclusions; a `--type` given to rg re-includes hidden files of that type.
+So rg walks with its usual rules and asrch's exclusions, and the filters are applied
+here, to the paths it yields: a file can only be dropped, never added.
+
+A glob is read as one line of a `.gitignore` is, and as `rg --glob` reads it (the
+tests hold the two to each other on trees without ignore rules):
+- `*` and `?` never match `/`; `[abc]`, `[a-z]`, `[!a]` / `[^a]` a class of one
+  character; `{a,b}` either alternative (not nested); `\\` makes the next character
+  literal; `**` as a whole component matches any number of components (`**/x`,
+  `a/**`, `a/**/b`), elsewhere it is `*`.
+- A glob with no `/` (other than a trailing one) matches a name at any depth; a glob
+  with a `/` is anchored at the searched path (a leading `/` only anchors). Paths are
+  those the answer prints: relative to the searched path.
+- A trailing `/` matches directories only.
+- An include (`GLOB`) must match the file itself; an exclude (`!GLOB`) drops a file
+  that it matches or that lies under a directory it matches.
+A file is kept when it is of one of the `--type`s (if any), matches one of the include
+globs (if any), and matches none of the exclude globs; the order of the options does not
+matter (with rg, a later glob wins; here an exclude always does).
+"""
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from difflib import get_close_matches
+
+from asrch.domain.errors import InputError
+from asrch.domain.values import quote
+
+_ANY_NAME = "[^/]*"
+
+
+class _GlobError(ValueError):
+    pass
+
+
+def _class(pattern: str, start: int) -> tuple[str, int]:
+    """The regex of the class at `pattern[start] == '['`, and the index after it."""
+    i = start + 1
+    negated = i < len(pattern) and pattern[i] in "!^"
+    if negated:
+        i += 1
+    members: list[str] = []
+    first = True
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "]" and not first:
+            body = "".join(members)
+            # Like `*`, a class never matches the separator.
+            return (f"[^/{body}]" if negated else f"(?!/)[{body}]"), i + 1
+        if char == "-" and not first and i + 1 < len(pattern) and pattern[i + 1] != "]":
+            members.append("-")
+        else:
+            members.append(re.escape(char) if char != "-" else "\\-")
+        first = False
+        i += 1
+    raise _GlobError("unclosed character class; missing ']'")
+
+
+def _stars(pattern: str, start: int) -> tuple[str, int]:
+    """The regex of the `*` or `**` at `start`, and the index after it (and its `/`)."""
+    if not pattern.startswith("**", start):
+        return _ANY_NAME, start + 1
+    after = start + 2
+    whole = (start == 0 or pattern[start - 1] == "/") and (
+        after == len(pattern) or pattern[after] == "/"
+    )
+    if not whole:
+        return _ANY_NAME, after
+    if after == len(pattern):
+        return ".*", after
+    return "(?:[^/]*/)*", after + 1
+
+
+def translate(pattern: str) -> str:
+    """The regex (to be matched whole) of one glob, `!` and edge `/`s already removed."""
+    out: list[str] = []
+    i = 0
+    size = len(pattern)
+    alternates = False
+    while i < size:
+        char = pattern[i]
+        if char == "*":
+            regex, i = _stars(pattern, i)
+            out.append(regex)
+        elif char == "?":
+            out.append("[^/]")
+            i += 1
+        elif char == "[":
+            regex, i = _class(pattern, i)
+            out.append(regex)
+        elif char == "{":
+            if alternates:
+                raise _GlobError("nested alternate groups are not allowed")
+            alternates = True
+            out.append("(?:")
+            i += 1
+        elif char == "}" and alternates:
+            alternates = False
+            out.append(")")
+            i += 1
+        elif char == "," and alternates:
+            out.append("|")
+            i += 1
+        elif char == "\\":
+            if i + 1 == size:
+                raise _GlobError("dangling '\\'")
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(char))
+            i += 1
+    if alternates:
+        raise _GlobError("unclosed alternate group; missing '}'")
+    return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Glob:
+    """One compiled glob; `text` is the option's value as typed (`!` included)."""
+
+    text: str
+    exclude: bool
+    anchored: bool
+    directories_only: bool
+    regex: re.Pattern[str]
+
+    def matches(self, parts: Sequence[str], *, is_dir: bool) -> bool:
+        """Whether the entry `parts` (components below the searched path) matches."""
+        if self.directories_only and not is_dir:
+            return False
+        subject = "/".join(parts) if self.anchored else parts[-1]
+        return self.regex.fullmatch(subject) is not None
+
+
+def compile_glob(text: str) -> Glob:
+    """One `--glob` value, or an input error naming it and what is wrong."""
+    exclude = text.startswith("!")
+    pattern = text[1:] if exclude else text
+    directories_only = pattern.endswith("/")
+    if directories_only:
+        pattern = pattern[:-1]
+    anchored = "/" in pattern
+    if pattern.startswith("/"):
+        pattern = pattern[1:]
+    if pattern == "":
+        raise InputError(
+            f"error: --glob {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
+        )
+    if directories_only and not exclude:
+        raise InputError(
+            f"error: --glob {quote(text)} matches directories only, so it keeps no file; "
+            f"write {quote(text + '**')} for the files under it"
+        )
+    try:
+        regex = re.compile(translate(pattern), re.DOTALL)
+    except _GlobError as exc:
+        raise InputError(f"error: --glob {quote(text)} is not a valid glob: {exc}") from None
+    return Glob(text, exclude, anchored, directories_only, regex)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Filters:
+    """The `--type` names and `--glob` values of one call, as typed, and their globs."""
+
+    types: tuple[str, ...] = ()
+    globs: tuple[str, ...] = ()
+    type_globs: tuple[Glob, ...] = ()
+    includes: tuple[Glob, ...] = ()
+    excludes: tuple[Glob, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.types or self.globs)
+
+    def keeps(self, path: str) -> bool:
+        """Whether the file at `path` (relative to the searched path) is searched."""
+        parts = [part for part in path.split("/") if part and part != "."] or [path]
+        if self.type_globs and not any(g.matches(parts, is_dir=False) for g in self.type_globs):
+            return False
+        if self.includes and not any(g.matches(parts, is_dir=False) for g in self.includes):
+            return False
+        for depth in range(1, len(parts) + 1):
+            is_dir = depth < len(parts)
+            if any(g.matches(parts[:depth], is_dir=is_dir) for g in self.excludes):
+                return False
+        return True
+
+    def excluding(self, path: str) -> str | None:
+        """The options that drop the named file `path`, worded; None if it is kept."""
+        if self.keeps(path):
+            return None
+        only = Filters(type_globs=self.type_globs)
+        reasons = []
+        if self.type_globs and not only.keeps(path):
+            reasons.append(" ".join(f"--type {quote(t)}" for t in self.types))
+        globs = Filters(includes=self.includes, excludes=self.excludes)
+        if not globs.keeps(path):
+            reasons.append(" ".join(f"--glob {quote(g)}" for g in self.globs))
+        return " and ".join(reasons)
+
+
+NO_FILTERS = Filters()
+
+
+def make_filters(
+    types: Sequence[str], globs: Sequence[str], known_types: Mapping[str, Sequence[str]]
+) -> Filters:
+    """The filters of `--type` names (looked up in rg's `known_types`) and `--glob`s."""
+    if not (types or globs):
+        return NO_FILTERS
+    type_globs: list[Glob] = []
+    for name in types:
+        patterns = known_types.get(name)
+        if patterns is None:
+            raise InputError(_unknown_type(name, known_types))
+        type_globs += [compile_glob(p) for p in patterns]
+    compiled = [compile_glob(g) for g in globs]
+    return Filters(
+        types=tuple(types),
+        globs=tuple(globs),
+        type_globs=tuple(type_globs),
+        includes=tuple(g for g in compiled if not g.exclude),
+        excludes=tuple(g for g in compiled if g.exclude),
+    )
+
+
+def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
+    close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
+    if not close:
+        close = sorted(k for k in known if k.startswith(name[:1]))[:5]
+    listed = f"close names: {', '.join(close)}; " if close else ""
+    return f"error: unknown --type {quote(name)}; {listed}`rg --type-list` lists all {len(known)}"
+
+
+def named_path(path: str) -> str:
+    """A path as typed, the way the filters see a named file: no `./`, no `//`."""
+    parts = [part for part in path.split("/") if part and part != "."]
+    return ("/" if path.startswith("/") else "") + "/".join(parts)
