@@ -51,6 +51,18 @@ NoticeKind = Annotated[
 ]
 
 
+Case = Annotated[
+    Literal["sensitive", "insensitive"],
+    Field(description="D30: `insensitive` with `-i`/`--ignore-case`, in any mode."),
+]
+Types = Annotated[
+    tuple[Text, ...],
+    Field(description="D30: the `--type` names given, in order (empty: every type)."),
+]
+Globs = Annotated[
+    tuple[Text, ...],
+    Field(description="D30: the `--glob` values given, in order; `!GLOB` excludes."),
+]
 NextStep = Annotated[
     tuple[str, ...] | None,
     Field(
@@ -98,6 +110,9 @@ class ScoutAnswer(Model):
     command: Literal["scout"] = "scout"
     query: Text
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     path: Text = Field(description="The searched path, as typed.")
     matches: Count = Field(description="Matching lines (a lower bound when `capped`).")
     files: Count = Field(description="Files with a matching line (a lower bound when `capped`).")
@@ -151,6 +166,9 @@ class SurveyAnswer(Model):
     terms: tuple[Text, ...]
     paths: tuple[Text, ...]
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     capped: bool = Field(description="Some term x path search stopped at the cap.")
     overall: tuple[TermTotal, ...]
     by_path: tuple[PathSection, ...]
@@ -194,6 +212,9 @@ class SampleAnswer(Model):
     command: Literal["sample"] = "sample"
     query: Text
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     file: Text
     matches: Count
     capped: bool
@@ -222,6 +243,9 @@ class ShowAnswer(Model):
     command: Literal["show"] = "show"
     query: Text
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     file: Text
     matches: Count | None = Field(
         description="Matching lines in the file; null with `--line` (see `window_matches`)."

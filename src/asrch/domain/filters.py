@@ -26,7 +26,6 @@ matter (with rg, a later glob wins; here an exclude always does).
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from difflib import get_close_matches
 
 from asrch.domain.errors import InputError
 from asrch.domain.values import quote
@@ -229,6 +228,9 @@ def make_filters(
 
 
 def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
+    # Only an error needs difflib; every start-up would pay for its import.
+    from difflib import get_close_matches  # noqa: PLC0415
+
     close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
     if not close:
         close = sorted(k for k in known if k.startswith(name[:1]))[:5]

@@ -1,8 +1,9 @@
 """The counting plan: `rg --count --with-filename --null`, parsed and put in path order."""
 
 import re
+from collections.abc import Callable
 
-from asrch.domain.counting import FileCount, Tally
+from asrch.domain.counting import FileCount, Tally, relative_to
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import as_typed, count_argv, operand
@@ -50,6 +51,11 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     """
     output, said = run_to_end(count_argv(rg, query, target, sort=False))
     found = parse_count_records(output)
+    binary: list[bytes] | None = None
+    if query.filters:
+        searched = kept_by_filters(query, target)
+        found = [item for item in found if searched(item[0])]
+        binary = [path for path in said.binary_paths() if searched(path)]
     found.sort(key=lambda item: rg_path_order(item[0]))
     files: list[FileCount] = []
     total = 0
@@ -66,13 +72,32 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
         files = [FileCount(as_typed(f.path, target), f.matches) for f in files]
     last = rg_path_order(found[len(files) - 1][0]) if capped else None
     return Tally(
-        files=tuple(files), capped=capped, skipped=said.skipped, binary=binary_met(said, last)
+        files=tuple(files),
+        capped=capped,
+        skipped=said.skipped,
+        binary=binary_met(said, last, binary),
     )
 
 
-def binary_met(said: RgSaid, last: bytes | None) -> int:
+def kept_by_filters(query: Query, target: str) -> Callable[[bytes], bool]:
+    """Whether a path rg printed under `target` is one the filters keep (D30): matched
+    as the answer's rows print it, relative to the target. A file named as the target
+    was checked before the search, as typed."""
+    printed = operand(target)
+
+    def kept(path: bytes) -> bool:
+        name = path.decode("utf-8", "surrogateescape")
+        if name == printed:
+            return True
+        return query.filters.keeps(relative_to(name, printed))
+
+    return kept
+
+
+def binary_met(said: RgSaid, last: bytes | None, paths: list[bytes] | None = None) -> int:
     """The binary files a path-ordered scan meets before it stops in the file `last`
-    (a `rg_path_order` key; None: it never stops)."""
+    (a `rg_path_order` key; None: it never stops); `paths`: only these (filtered)."""
     if last is None:
-        return said.binary
-    return sum(1 for path in said.binary_paths() if rg_path_order(path) < last)
+        return said.binary if paths is None else len(paths)
+    met = said.binary_paths() if paths is None else paths
+    return sum(1 for path in met if rg_path_order(path) < last)

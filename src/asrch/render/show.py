@@ -2,6 +2,7 @@
 
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.show import ShowReport
+from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_text
 from asrch.render.snippets import snippet_lines
@@ -38,6 +39,7 @@ def render_show(report: ShowReport) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
         ("mode", report.query.mode.value),
+        *narrowing_fields(report.query.ignore_case, report.query.filters),
         ("file", report.file),
     ]
     if report.line is None:

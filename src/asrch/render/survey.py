@@ -1,6 +1,7 @@
 """`survey` report to text."""
 
 from asrch.domain.survey import SurveyReport
+from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
 from asrch.render.toon import block, count, table, value
@@ -9,7 +10,12 @@ from asrch.render.toon import block, count, table, value
 def render_survey(report: SurveyReport) -> str:
     lines = block(
         "survey",
-        [("terms", len(report.terms)), ("paths", len(report.paths)), ("mode", report.mode.value)],
+        [
+            ("terms", len(report.terms)),
+            ("paths", len(report.paths)),
+            ("mode", report.mode.value),
+            *narrowing_fields(report.ignore_case, report.filters),
+        ],
     )
     lines += table(
         "overall",
