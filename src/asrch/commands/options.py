@@ -27,5 +27,5 @@ def require_kept(filters: Filters, path: str) -> None:
     if reason is not None:
         raise InputError(
             f"error: {quote(path)} is excluded by {reason}; "
-            "name a file they keep, or drop the filter"
+            "name a file the filters keep, or drop the filter"
         )

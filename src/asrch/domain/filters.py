@@ -232,9 +232,7 @@ def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
     from difflib import get_close_matches  # noqa: PLC0415
 
     close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
-    if not close:
-        close = sorted(k for k in known if k.startswith(name[:1]))[:5]
-    listed = f"close names: {', '.join(close)}; " if close else ""
+    listed = f"close names: {', '.join(close)}; " if close else "no close name; "
     return f"error: unknown --type {quote(name)}; {listed}`rg --type-list` lists all {len(known)}"
 
 

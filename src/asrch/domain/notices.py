@@ -79,6 +79,8 @@ class BinaryNotice:
 class NoMatchNotice:
     kind: ClassVar[str] = "no_match"
     directory: bool
+    filtered: bool = False
+    """`--type` / `--glob` were in force: only the files they keep were searched."""
     """A directory was searched, so the walk's rules can have hidden the matches: hidden
     and ignored files, binary files, the default exclusions. A file named as the path
     is searched whole, as rg does, and none of them applies to it."""
@@ -168,5 +170,5 @@ def search_notices(
     if tally.binary:
         notices.append(BinaryNotice(count=tally.binary))
     if not tally.files and not name_term:
-        notices.append(NoMatchNotice(directory=directory))
+        notices.append(NoMatchNotice(directory=directory, filtered=bool(query.filters)))
     return notices

@@ -155,7 +155,8 @@ def build_survey_report(
     if binary:
         notices.append(BinaryNotice(count=binary))
     if not grand:
-        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds))
+        filtered = bool(queries and queries[0].filters)
+        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered))
 
     sections = []
     for index, path in enumerate(paths):
