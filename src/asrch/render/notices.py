@@ -102,8 +102,8 @@ def notice_text(notice: Notice) -> str:
         case NoMatchNotice(directory=True):
             among = " in the files --type / --glob keep" if notice.filtered else ""
             return (
-                f"no matches{among}; a directory search leaves out ignored files, hidden files that "
-                "no ignore file re-includes, binary files (with a NUL byte) and the default "
+                f"no matches{among}; a directory search leaves out ignored files, hidden files "
+                "that no ignore file re-includes, binary files (with a NUL byte) and the default "
                 "exclusions ("
                 + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
                 + "); name one of them as the path to search it"
