@@ -1,0 +1,104 @@
+"""D30 filters, pure: how a glob reads, how the filters combine, and their errors."""
+
+import pytest
+
+from asrch.domain.errors import InputError
+from asrch.domain.filters import compile_glob, make_filters, named_path
+
+TYPES = {"py": ("*.py", "*.pyi"), "make": ("[Mm]akefile", "*.mk"), "c": ("*.[chH]",)}
+
+
+def keeps(path: str, *globs: str, types: tuple[str, ...] = ()) -> bool:
+    return make_filters(types, globs, TYPES).keeps(path)
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "expected"),
+    [
+        ("*.py", "a.py", True),
+        ("*.py", "deep/er/a.py", True),  # no `/`: a name at any depth
+        ("*.py", "a.pyc", False),
+        ("net/*.py", "net/pool.py", True),  # a `/`: anchored at the searched path
+        ("net/*.py", "src/net/pool.py", False),
+        ("/a.py", "a.py", True),
+        ("/a.py", "b/a.py", False),
+        ("*/x.py", "a/b/x.py", False),  # `*` stops at `/`
+        ("**/x.py", "a/b/x.py", True),
+        ("**/x.py", "x.py", True),
+        ("a/**", "a/b/c.txt", True),
+        ("a/**/c.txt", "a/c.txt", True),
+        ("a/**/c.txt", "a/b/b/c.txt", True),
+        ("a**b", "aXXb", True),  # not a whole component: `*`
+        ("?.py", "a.py", True),
+        ("?.py", "ab.py", False),
+        ("[ab].py", "b.py", True),
+        ("[!ab].py", "b.py", False),
+        ("[^ab].py", "c.py", True),
+        ("[a-c]x", "bx", True),
+        ("{x,y}.py", "y.py", True),
+        ("{x,y}.py", "z.py", False),
+        ("\\*.py", "*.py", True),
+        ("\\*.py", "a.py", False),
+        ("[]].py", "].py", True),
+    ],
+)
+def test_an_include_glob_reads_like_a_gitignore_line(glob: str, path: str, expected: bool) -> None:
+    assert keeps(path, glob) is expected
+
+
+def test_an_exclude_drops_a_file_it_matches_or_one_under_a_directory_it_matches() -> None:
+    assert not keeps("tests/a.py", "!tests")
+    assert not keeps("src/tests/a.py", "!tests")
+    assert not keeps("src/tests/a.py", "!tests/")  # directories only
+    assert keeps("src/tests", "!tests/")  # a file named tests stays
+    assert keeps("src/tests/a.py", "!/tests")  # anchored at the searched path
+    assert not keeps("tests/a.py", "!/tests")
+    assert not keeps("a/b/c.log.d/x", "!*.log.d")
+
+
+def test_excludes_win_whatever_the_order_and_every_filter_must_keep_the_file() -> None:
+    assert not keeps("t/a.py", "!t/**", "*.py")
+    assert not keeps("t/a.py", "*.py", "!t/**")
+    assert keeps("a.py", "*.md", "*.py")  # includes: any one of them
+    assert keeps("a.pyi", types=("py",))
+    assert keeps("Makefile", types=("c", "make"))  # types: any one of them
+    assert not keeps("a.md", types=("py",))
+    assert not keeps("a.md", "*.md", types=("py",))  # types and globs: both
+    assert keeps("a.py", "*.py", types=("py",))
+    assert make_filters((), (), TYPES).keeps("anything")
+
+
+def test_a_named_file_is_seen_as_typed_without_dot_slashes() -> None:
+    assert named_path("./src//net/pool.py") == "src/net/pool.py"
+    assert named_path("/abs/./x") == "/abs/x"
+    filters = make_filters((), ("!src/net/**",), TYPES)
+    assert filters.excluding(named_path("./src//net/pool.py")) == "--glob \"!src/net/**\""
+    assert make_filters(("py",), ("*.py",), TYPES).excluding("a.md") == (
+        '--type py and --glob "*.py"'
+    )
+
+
+@pytest.mark.parametrize(
+    ("glob", "message"),
+    [
+        ("", "is empty"),
+        ("!", "is empty"),
+        ("src/", "matches directories only, so it keeps no file"),
+        ("[ab", "unclosed character class"),
+        ("{a,{b}}", "nested alternate groups"),
+        ("{a,b", "unclosed alternate group"),
+        ("a\\", "dangling"),
+    ],
+)
+def test_a_glob_that_cannot_keep_a_file_or_does_not_parse_is_refused(
+    glob: str, message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        compile_glob(glob)
+
+
+def test_an_unknown_type_lists_close_names() -> None:
+    with pytest.raises(InputError, match="unknown --type pyy; close names: py; "):
+        make_filters(("pyy",), (), TYPES)
+    with pytest.raises(InputError, match="no close name"):
+        make_filters(("zzzzzz",), (), TYPES)
