@@ -146,7 +146,7 @@ AIMED = (
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(
-    st.lists(st.sampled_from(TYPE_NAMES + ("js", "xml", "json", "log")), max_size=2),
+    st.lists(st.sampled_from((*TYPE_NAMES, "js", "xml", "json", "log")), max_size=2),
     st.lists(st.sampled_from(AIMED), max_size=4),
     st.sampled_from([".", "src"]),
 )
