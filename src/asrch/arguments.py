@@ -1,11 +1,14 @@
 """The command-line grammar of every command, checked in asrch's own words (D20, D25).
 
-cyclopts declares the commands and binds their arguments. Before it binds, the tokens
-are read here against the grammar taken from the command's signature, and cyclopts
-gets one canonical spelling back: `--name=value` for each value, a bare `--flag`, then
-`--` and the arguments. cyclopts alone would round and re-base numbers (`3.5` is 4,
-`0x10` is 16), take `--word=yes` as the flag, and forget where `--` stood before it
-reports an argument; none of that can be told apart once it has bound.
+cyclopts declares the commands: their signatures carry every argument and option, and
+each option's rule as `Annotated` metadata. The tokens are read here against the
+grammar taken from that signature, in asrch's words: cyclopts alone would round and
+re-base numbers (`3.5` is 4, `0x10` is 16), take `--word=yes` as the flag, and forget
+where `--` stood before it reports an argument; none of that can be told apart once it
+has bound. What was read is then bound to the function's parameters by `bind`, which
+the start-up of every call can afford; `CommandLine.tokens` is the canonical spelling
+that cyclopts binds to exactly the same values (held by a property test), the check
+that the two readings of one signature never drift apart.
 
 Pure: no I/O. A rule is declared once, as `Annotated` metadata on a command's
 parameter (or on a field of an options record every command shares).
@@ -18,7 +21,7 @@ import inspect
 import sys
 import typing
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from asrch.domain.errors import InputError
 from asrch.domain.values import quote
@@ -135,6 +138,49 @@ class CommandLine(NamedTuple):
                     value = str(read_whole_number(given.option.name, value, rule))
                 options.append(f"{given.option.name}={value}")
         return [self.grammar.command, *options, "--", *self.arguments]
+
+
+class Bound(NamedTuple):
+    """A command function's arguments: `function(*arguments, **options)`."""
+
+    arguments: tuple[str, ...]
+    options: dict[str, object]
+
+
+def bind(function: Callable[..., object], line: CommandLine) -> Bound:
+    """What `function` receives for `line`, as cyclopts would bind `line.tokens()`: a
+    flag given is True, a number an int, a repeatable option a list, the fields of an
+    options record (a NamedTuple parameter) that record."""
+    values: dict[str, object] = {}
+    for given in line.given:
+        name = given.option.name.removeprefix("--").replace("-", "_")
+        rule = given.option.rule
+        if isinstance(rule, Flag):
+            values[name] = True
+        elif isinstance(rule, WholeNumber):
+            values[name] = read_whole_number(given.option.name, given.value or "", rule)
+        elif isinstance(rule, Text) and rule.repeatable:
+            repeated = values.setdefault(name, [])
+            assert isinstance(repeated, list)
+            repeated.append(given.value or "")
+        else:
+            values[name] = given.value or ""
+    hints = typing.get_type_hints(function, include_extras=True)
+    for parameter in inspect.signature(function).parameters.values():
+        record = _record_type(hints.get(parameter.name))
+        if record is not None:
+            fields = {f: values.pop(f) for f in record._fields if f in values}
+            if fields:
+                values[parameter.name] = record(**fields)
+    return Bound(line.arguments, values)
+
+
+def _record_type(hint: object) -> type[Any] | None:
+    """The NamedTuple an options parameter is declared as, if it is one."""
+    base = typing.get_args(hint)[0] if typing.get_origin(hint) is typing.Annotated else hint
+    if isinstance(base, type) and issubclass(base, tuple) and hasattr(base, "_fields"):
+        return base
+    return None
 
 
 def looks_like_option(token: str) -> bool:
@@ -276,9 +322,10 @@ def _options_of(name: str, hint: object) -> list[Option]:
     if typing.get_origin(hint) is typing.Annotated:
         base, *rest = typing.get_args(hint)
         metadata = tuple(rest)
-    if isinstance(base, type) and issubclass(base, tuple) and hasattr(base, "_fields"):
-        fields = typing.get_type_hints(base, include_extras=True)
-        return [o for f in base._fields for o in _options_of(f, fields[f])]
+    record = _record_type(base)
+    if record is not None:
+        fields = typing.get_type_hints(record, include_extras=True)
+        return [o for f in record._fields for o in _options_of(f, fields[f])]
     rule = next((m for m in metadata if isinstance(m, _RULES)), None)
     if rule is None:
         raise TypeError(f"option --{name} declares no rule (Flag, Text, Choice or WholeNumber)")

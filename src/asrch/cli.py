@@ -1,8 +1,9 @@
 """The command line: arguments to a use case, its report to text, an exit status.
 
-cyclopts declares the commands and binds their arguments, after `asrch.arguments` has
-read the tokens against each command's grammar; asrch words every message itself, so
-no error ever reaches the user as a Rich panel, in colour, or as a traceback (D20).
+cyclopts declares the commands (their signatures are the grammar); `asrch.arguments`
+reads the tokens against it and binds them as cyclopts would; asrch words every
+message itself, so no error ever reaches the user as a Rich panel, in colour, or as a
+traceback (D20).
 """
 
 import os
@@ -12,15 +13,16 @@ from collections.abc import Callable, Sequence
 from typing import Annotated, NamedTuple, NoReturn, TypeVar
 
 from cyclopts import App, Parameter
-from cyclopts.exceptions import CycloptsError
 
 from asrch import __version__
 from asrch.arguments import (
     ArgumentError,
     Choice,
+    CommandLine,
     Flag,
     Text,
     WholeNumber,
+    bind,
     grammar_of,
     read_command_line,
 )
@@ -198,8 +200,8 @@ def _help_for(command: str | None) -> str:
     return COMMAND_HELP[command] if command else APP_HELP
 
 
-def _read(tokens: Sequence[str]) -> list[str]:
-    """The canonical tokens for cyclopts, or an ArgumentError in asrch's words."""
+def _read(tokens: Sequence[str]) -> tuple[Callable[..., int], CommandLine]:
+    """The command and what was given to it, or an ArgumentError in asrch's words."""
     if not tokens:
         raise ArgumentError("error: missing command", with_help=True)
     command = tokens[0]
@@ -207,7 +209,7 @@ def _read(tokens: Sequence[str]) -> list[str]:
     if function is None:
         kind = "option" if command.startswith("-") else "command"
         raise ArgumentError(f"unknown {kind}: {quote(command)}", with_help=True)
-    return read_command_line(grammar_of(command, function), tokens[1:]).tokens()
+    return function, read_command_line(grammar_of(command, function), tokens[1:])
 
 
 def run(tokens: Sequence[str]) -> int:
@@ -219,17 +221,15 @@ def run(tokens: Sequence[str]) -> int:
         write(sys.stdout, f"asrch {__version__}\n")
         return ExitStatus.OK
     try:
-        canonical = _read(tokens)
+        function, line = _read(tokens)
+        bound = bind(function, line)
     except ArgumentError as exc:
         usage = _help_for(_command_of(tokens)) if exc.with_help else ""
         write(sys.stderr, exc.message + "\n" + usage)
         return ExitStatus.INPUT
-    try:
-        result = app(canonical, exit_on_error=False, print_error=False, help_on_error=False)
-    except CycloptsError as exc:
-        # The grammar accepted what cyclopts refuses: the two disagree, a bug in asrch.
-        raise RuntimeError(f"cyclopts refused {canonical!r}: {exc}") from exc
-    return int(result)
+    # Bound as cyclopts binds `line.tokens()` (a property test holds the two equal),
+    # without its parse: ~10 ms of every call's start-up (docs/performance.md).
+    return int(function(*bound.arguments, **bound.options))
 
 
 def _terminate(signum: int, frame: object) -> NoReturn:

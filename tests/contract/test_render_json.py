@@ -100,7 +100,7 @@ def test_snippet_text_is_the_text_answer_s(
         pages=1,
         shown=(
             ClusterView(
-                index=1,
+                number=1,
                 cluster=Cluster(first=start, last=start + len(source) - 1, hits=len(source)),
                 snippets=(snippet,),
             ),

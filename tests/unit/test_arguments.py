@@ -7,6 +7,7 @@ many arguments say what was expected and what was received. And the canonical to
 handed to cyclopts bind to exactly the values asrch read.
 """
 
+import inspect
 import re
 import sys
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from asrch.arguments import (
     Grammar,
     Text,
     WholeNumber,
+    bind,
     grammar_of,
     looks_like_option,
     read_command_line,
@@ -366,6 +368,11 @@ def test_cyclopts_binds_what_asrch_read(command: str, tokens: list[str]) -> None
     if "common" not in got:  # cyclopts leaves a parameter out when nothing set it
         got["common"] = CommonOptions()
     assert got == expected
+    # What the CLI really calls the function with, bound without cyclopts' parse.
+    ours = bind(function, line)
+    called = dict(inspect.signature(function).bind(*ours.arguments, **ours.options).arguments)
+    called.setdefault("common", CommonOptions())
+    assert called == expected
 
 
 def test_the_grammar_reads_options_and_arguments_in_any_order() -> None:

@@ -74,7 +74,7 @@ def test_per_path_lines_are_skips_and_log_lines_name_binary_files(
 ) -> None:
     data, operands, skipped, binary = case
     said = read_stderr(data, operands)
-    assert said == RgSaid(skipped=skipped, binary=len(binary))
+    assert said._replace(log=b"") == RgSaid(skipped=skipped, binary=len(binary))
     assert said.binary_paths() == binary
 
 

@@ -144,7 +144,7 @@ def sample_answer(report: SampleReport) -> SampleAnswer:
         pages=report.pages,
         shown=tuple(
             SampleCluster(
-                index=view.index,
+                index=view.number,
                 start=view.cluster.first,
                 end=view.cluster.last,
                 hits=view.cluster.hits,

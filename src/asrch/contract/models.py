@@ -5,20 +5,19 @@ Field names are those the text answer prints; every count the text may write as
 answer holds exactly the fields its schema (schema/COMMAND.schema.json) lists.
 """
 
-import typing
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
 
 from asrch.domain.modes import Mode
-from asrch.domain.notices import Notice as DomainNotice
+from asrch.domain.notices import kinds as notice_kinds
 from asrch.render.sample import PAST_END
 from asrch.render.show import REFUSED
 
 SCHEMA_VERSION: Literal["1"] = "1"
 
 NOTICE_KINDS: tuple[str, ...] = (
-    *(notice.kind for notice in typing.get_args(DomainNotice)),
+    *notice_kinds(),
     REFUSED,
     PAST_END,
 )

@@ -1,16 +1,14 @@
 """Clusters of nearby matches, pages of clusters, and merged snippet windows (pure)."""
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from asrch.domain.limits import CLUSTER_GAP
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Cluster:
+class Cluster(NamedTuple):
     """Matching lines `first..last` whose neighbours are at most CLUSTER_GAP apart."""
 
     first: int

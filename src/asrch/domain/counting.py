@@ -2,7 +2,6 @@
 
 import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 
@@ -17,8 +16,7 @@ class FileCount(NamedTuple):
     matches: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Tally:
+class Tally(NamedTuple):
     """What one counting search found, in ripgrep's path order.
 
     `capped` means the scan stopped at the cap: `matches` is then exactly the cap and
@@ -37,8 +35,7 @@ class Tally:
         return sum(f.matches for f in self.files)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Ranked:
+class Ranked(NamedTuple):
     """One row of a top-N table."""
 
     path: str

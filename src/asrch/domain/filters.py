@@ -12,6 +12,7 @@ tests hold the two to each other on trees without ignore rules):
   character; `{a,b}` either alternative (not nested); `\\` makes the next character
   literal; `**` as a whole component matches any number of components (`**/x`,
   `a/**`, `a/**/b`), elsewhere it is `*`.
+- A class may match a `/` (rg's does: `?[!a]*` keeps `a/makefile`).
 - A glob with no `/` (other than a trailing one) matches a name at any depth; a glob
   with a `/` is anchored at the searched path (a leading `/` only anchors). Paths are
   those the answer prints: relative to the searched path.
@@ -25,7 +26,7 @@ matter (with rg, a later glob wins; here an exclude always does).
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.errors import InputError
 from asrch.domain.values import quote
@@ -49,8 +50,8 @@ def _class(pattern: str, start: int) -> tuple[str, int]:
         char = pattern[i]
         if char == "]" and not first:
             body = "".join(members)
-            # Like `*`, a class never matches the separator.
-            return (f"[^/{body}]" if negated else f"(?!/)[{body}]"), i + 1
+            # As in rg's globs, a class may match `/` (`[!a]` does): only `*`, `?` stop.
+            return (f"[^{body}]" if negated else f"[{body}]"), i + 1
         if char == "-" and not first and i + 1 < len(pattern) and pattern[i + 1] != "]":
             members.append("-")
         else:
@@ -118,8 +119,7 @@ def translate(pattern: str) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True, slots=True)
-class Glob:
+class Glob(NamedTuple):
     """One compiled glob; `text` is the option's value as typed (`!` included)."""
 
     text: str
@@ -132,8 +132,7 @@ class Glob:
         """Whether the entry `parts` (components below the searched path) matches."""
         if self.directories_only and not is_dir:
             return False
-        subject = "/".join(parts) if self.anchored else parts[-1]
-        return self.regex.fullmatch(subject) is not None
+        return self.regex.fullmatch("/".join(parts)) is not None
 
 
 def compile_glob(text: str) -> Glob:
@@ -156,14 +155,15 @@ def compile_glob(text: str) -> Glob:
             f"write {quote(text + '**')} for the files under it"
         )
     try:
-        regex = re.compile(translate(pattern), re.DOTALL)
+        # Unanchored, a glob matches after any number of leading directories, as rg's
+        # `**/GLOB` does: mostly a name at any depth (`[!a]` can still span a `/`).
+        regex = re.compile(("" if anchored else "(?:.*/)?") + translate(pattern), re.DOTALL)
     except _GlobError as exc:
         raise InputError(f"error: --glob {quote(text)} is not a valid glob: {exc}") from None
     return Glob(text, exclude, anchored, directories_only, regex)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Filters:
+class Filters(NamedTuple):
     """The `--type` names and `--glob` values of one call, as typed, and their globs."""
 
     types: tuple[str, ...] = ()
@@ -172,7 +172,9 @@ class Filters:
     includes: tuple[Glob, ...] = ()
     excludes: tuple[Glob, ...] = ()
 
-    def __bool__(self) -> bool:
+    @property
+    def active(self) -> bool:
+        """Some `--type` or `--glob` was given (a NamedTuple itself is always true)."""
         return bool(self.types or self.globs)
 
     def keeps(self, path: str) -> bool:

@@ -1,6 +1,5 @@
 """Lines of one file as the engine hands them over: number, raw bytes, match or not."""
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 Span = tuple[int, int]
@@ -21,8 +20,7 @@ class SourceLine(NamedTuple):
     context line, and for a match whose offsets the engine did not get."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FileScan:
+class FileScan(NamedTuple):
     """The first `kept` matches of one file (with context lines), and how many there are.
 
     `matches` counts every matching line scanned (at most the scan cap); `capped`
@@ -36,8 +34,7 @@ class FileScan:
     skipped: int = 0
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FileWindow:
+class FileWindow(NamedTuple):
     """Lines `start..end` of one file, which of them match, and the file's last line."""
 
     lines: tuple[SourceLine, ...] = ()

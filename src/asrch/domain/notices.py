@@ -1,10 +1,13 @@
 """Warnings and hints that ride along with a report (D6).
 
 Notices are data; the renderer words them. None of them changes the exit status.
+Each ends with a `kind` field, its name in the JSON contract (D27); a field, not a
+class attribute, so that two notices of different kinds never compare equal (they are
+NamedTuples, cheap to define at start-up: docs/performance.md).
 """
 
-from dataclasses import dataclass
-from typing import ClassVar
+import typing
+from typing import Literal, NamedTuple
 
 from asrch.domain.boundaries import loose_edges
 from asrch.domain.counting import Tally, relative_to
@@ -13,19 +16,16 @@ from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BroadNotice:
-    kind: ClassVar[str] = "broad"
+class BroadNotice(NamedTuple):
     matches: int
     files: int
     capped: bool
     term: str | None = None
     """Named in survey, where several terms share one report."""
+    kind: Literal["broad"] = "broad"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CapNotice:
-    kind: ClassVar[str] = "cap"
+class CapNotice(NamedTuple):
     cap: int = SCAN_CAP
     term: str | None = None
     path: str | None = None
@@ -33,25 +33,24 @@ class CapNotice:
     last_path: str | None = None
     """Under a directory: the file where counting stopped, relative to the target. The
     cap is applied in path order, so the rankings cover only the files up to it."""
+    kind: Literal["cap"] = "cap"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ShortTermNotice:
-    kind: ClassVar[str] = "short_term"
+class ShortTermNotice(NamedTuple):
     term: str
+    kind: Literal["short_term"] = "short_term"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LooseBoundaryNotice:
+class LooseBoundaryNotice(NamedTuple):
     """`--word`/`--identifier` with a term whose first (`start`) or last (`end`) character
     is not a word character: the boundary is still demanded outside it, so a word
     character right there (`self.x` for `self.`) hides the line."""
 
-    kind: ClassVar[str] = "loose_boundary"
     term: str
     mode: Mode
     start: bool
     end: bool
+    kind: Literal["loose_boundary"] = "loose_boundary"
 
 
 def loose_boundary(query: Query) -> LooseBoundaryNotice | None:
@@ -61,60 +60,53 @@ def loose_boundary(query: Query) -> LooseBoundaryNotice | None:
     return LooseBoundaryNotice(term=query.term, mode=query.mode, start=start, end=end)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SkippedNotice:
-    kind: ClassVar[str] = "skipped"
-    count: int
+class SkippedNotice(NamedTuple):
+    files: int
+    kind: Literal["skipped"] = "skipped"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BinaryNotice:
+class BinaryNotice(NamedTuple):
     """Files holding a NUL byte met while walking: rg does not search them (D21)."""
 
-    kind: ClassVar[str] = "binary"
-    count: int
+    files: int
+    kind: Literal["binary"] = "binary"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NoMatchNotice:
-    kind: ClassVar[str] = "no_match"
+class NoMatchNotice(NamedTuple):
     directory: bool
     filtered: bool = False
     """`--type` / `--glob` were in force: only the files they keep were searched."""
     """A directory was searched, so the walk's rules can have hidden the matches: hidden
     and ignored files, binary files, the default exclusions. A file named as the path
     is searched whole, as rg does, and none of them applies to it."""
+    kind: Literal["no_match"] = "no_match"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class DominanceNotice:
-    kind: ClassVar[str] = "dominance"
+class DominanceNotice(NamedTuple):
     term: str
     percent: int
+    kind: Literal["dominance"] = "dominance"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SamePathNotice:
+class SamePathNotice(NamedTuple):
     """survey: one path given 2 or more times (in any spelling); each is counted."""
 
-    kind: ClassVar[str] = "same_path"
     paths: tuple[str, ...]
     """Every spelling given, as typed, in command-line order."""
+    kind: Literal["same_path"] = "same_path"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NestedPathNotice:
+class NestedPathNotice(NamedTuple):
     """survey: `path` lies inside `within`; lines both find are counted under each."""
 
-    kind: ClassVar[str] = "nested_path"
     path: str
     within: str
+    kind: Literal["nested_path"] = "nested_path"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RetentionNotice:
-    kind: ClassVar[str] = "retention"
+class RetentionNotice(NamedTuple):
     kept: int
+    kind: Literal["retention"] = "retention"
 
 
 Notice = (
@@ -166,9 +158,14 @@ def search_notices(
     if loose := loose_boundary(query):
         notices.append(loose)
     if tally.skipped:
-        notices.append(SkippedNotice(count=tally.skipped))
+        notices.append(SkippedNotice(files=tally.skipped))
     if tally.binary:
-        notices.append(BinaryNotice(count=tally.binary))
+        notices.append(BinaryNotice(files=tally.binary))
     if not tally.files and not name_term:
-        notices.append(NoMatchNotice(directory=directory, filtered=bool(query.filters)))
+        notices.append(NoMatchNotice(directory=directory, filtered=query.filters.active))
     return notices
+
+
+def kinds() -> tuple[str, ...]:
+    """Every notice's `kind`, in declaration order."""
+    return tuple(str(cls._field_defaults["kind"]) for cls in typing.get_args(Notice))

@@ -6,9 +6,8 @@ another that returns plain values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     # Annotations only: a command that never scans need not build the scan models.
@@ -30,8 +29,7 @@ class PathKind(Enum):
     """Named but not usable: not readable, a symlink loop, a name too long, `FILE/`…"""
 
 
-@dataclass(frozen=True, slots=True)
-class PathStatus:
+class PathStatus(NamedTuple):
     kind: PathKind
     reason: str = ""
     """Why an UNREADABLE path cannot be read, in the system's words."""

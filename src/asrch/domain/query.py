@@ -1,6 +1,6 @@
 """What the user asked for: a term and how to match it."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.errors import InputError
 from asrch.domain.filters import NO_FILTERS, Filters
@@ -9,8 +9,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.values import quote
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Query:
+class Query(NamedTuple):
     term: str
     mode: Mode = Mode.FIXED
     ignore_case: bool = False
@@ -46,8 +45,7 @@ def has_unescaped_pipe(pattern: str) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SearchOptions:
+class SearchOptions(NamedTuple):
     """How every term of one call matches and which files it searches: the options all
     four commands share (a use case's one argument besides the terms and paths)."""
 

@@ -1,6 +1,6 @@
 """`sample`: clusters of nearby matches in one file, paged in file order."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
 from asrch.domain.counting import FileCount, Tally
@@ -10,23 +10,20 @@ from asrch.domain.notices import Notice, RetentionNotice, search_notices
 from asrch.domain.query import Query
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Snippet:
+class Snippet(NamedTuple):
     """Consecutive lines printed together; snippets are separated by `--`."""
 
     lines: tuple[SourceLine, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClusterView:
-    index: int
+class ClusterView(NamedTuple):
+    number: int
     """1-based position of the cluster in the file."""
     cluster: Cluster
     snippets: tuple[Snippet, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SampleReport:
+class SampleReport(NamedTuple):
     query: Query
     file: str
     matches: int
@@ -66,7 +63,7 @@ def build_sample_report(
     pages = page_count(len(clusters), per_page)
     first_index = (page - 1) * per_page + 1
     shown = tuple(
-        ClusterView(index=first_index + i, cluster=c, snippets=snippets_for(c, by_number))
+        ClusterView(number=first_index + i, cluster=c, snippets=snippets_for(c, by_number))
         for i, c in enumerate(page_of(clusters, page, per_page))
     )
     tally = Tally(

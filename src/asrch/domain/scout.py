@@ -1,6 +1,6 @@
 """`scout`: one term's distribution over one path."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.counting import Ranked, Tally, top_directories, top_files
 from asrch.domain.limits import TOP_N
@@ -9,8 +9,7 @@ from asrch.domain.notices import Notice, search_notices
 from asrch.domain.query import Query
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ScoutReport:
+class ScoutReport(NamedTuple):
     query: Query
     path: str
     matches: int

@@ -1,6 +1,6 @@
 """`show`: a few matches with context, or the window around one line (pure)."""
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
@@ -12,8 +12,7 @@ from asrch.domain.query import Query
 from asrch.domain.sample import Snippet
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ShowReport:
+class ShowReport(NamedTuple):
     query: Query
     file: str
     context: int
@@ -77,7 +76,7 @@ def build_line_report(
     if loose := loose_boundary(query):
         notices.append(loose)
     if window.skipped:
-        notices.append(SkippedNotice(count=window.skipped))
+        notices.append(SkippedNotice(files=window.skipped))
     return ShowReport(
         query=query,
         file=file,

@@ -1,7 +1,7 @@
 """`survey`: several terms compared across several candidate paths."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from asrch.domain.counting import Tally, top_files
 from asrch.domain.errors import InputError
@@ -26,8 +26,7 @@ from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TermTotal:
+class TermTotal(NamedTuple):
     """One `overall` row: a term summed over every candidate path (twice if given twice)."""
 
     term: str
@@ -38,8 +37,7 @@ class TermTotal:
     """The candidate path, as typed, with most matching lines; ties to the earliest."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PathRow:
+class PathRow(NamedTuple):
     """One `by_path` row: a term that matched in one candidate path."""
 
     term: str
@@ -49,15 +47,13 @@ class PathRow:
     top_file: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PathSection:
+class PathSection(NamedTuple):
     path: str
     rows: tuple[PathRow, ...]
     """Terms in command-line order; terms with no match here are omitted."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class SurveyReport:
+class SurveyReport(NamedTuple):
     terms: tuple[str, ...]
     paths: tuple[str, ...]
     mode: Mode
@@ -149,13 +145,13 @@ def build_survey_report(
     notices += overlap_notices(paths, real_paths, kinds)
     skipped = sum(t.skipped for row in tallies for t in row)
     if skipped:
-        notices.append(SkippedNotice(count=skipped))
+        notices.append(SkippedNotice(files=skipped))
     # The binary files under a path are the same whatever the term: counted once a path.
     binary = sum(max((row[i].binary for row in tallies), default=0) for i in _distinct(real_paths))
     if binary:
-        notices.append(BinaryNotice(count=binary))
+        notices.append(BinaryNotice(files=binary))
     if not grand:
-        filtered = bool(queries and queries[0].filters)
+        filtered = bool(queries) and queries[0].filters.active
         notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered))
 
     sections = []

@@ -52,7 +52,7 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     output, said = run_to_end(count_argv(rg, query, target, sort=False))
     found = parse_count_records(output)
     binary: list[bytes] | None = None
-    if query.filters:
+    if query.filters.active:
         searched = kept_by_filters(query, target)
         found = [item for item in found if searched(item[0])]
         binary = [path for path in said.binary_paths() if searched(path)]

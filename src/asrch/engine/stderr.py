@@ -15,7 +15,7 @@ several lines: a file name holding a newline, a regex error with its caret):
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from asrch.domain.errors import EngineError
 
@@ -34,8 +34,7 @@ _BINARY = re.compile(
 _FLAG_PREFIX = re.compile(r"^error parsing flag --[a-z-]+: ")
 
 
-@dataclass(frozen=True, slots=True)
-class RgSaid:
+class RgSaid(NamedTuple):
     """rg's stderr, sorted: per-path failures, binary files met, a complaint."""
 
     skipped: int = 0
@@ -43,7 +42,7 @@ class RgSaid:
     """How many binary files rg met while walking."""
     complaint: str | None = None
     """rg's first message about no path it met, without `rg: `."""
-    log: bytes = field(default=b"", repr=False, compare=False)
+    log: bytes = b""
     """The stderr itself, for `binary_paths` (wanted only when a scan is cut)."""
 
     def binary_paths(self) -> list[bytes]:

@@ -91,12 +91,12 @@ def notice_text(notice: Notice) -> str:
             return _loose_boundary(notice)
         case SkippedNotice():
             return (
-                f"skipped: {notice.count} unreadable (permission denied or I/O errors); "
+                f"skipped: {notice.files} unreadable (permission denied or I/O errors); "
                 "their matches are not counted"
             )
         case BinaryNotice():
             return (
-                f"skipped: {notice.count} binary {_files_word(notice.count)} (holding a NUL "
+                f"skipped: {notice.files} binary {_files_word(notice.files)} (holding a NUL "
                 "byte); their matches are not counted; give one file as the path to search it"
             )
         case NoMatchNotice(directory=True):

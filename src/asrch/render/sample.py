@@ -43,7 +43,7 @@ def render_sample(report: SampleReport) -> str:
         c = view.cluster
         lines.append(
             f"== {path} {c.first}-{c.last} ({_hits(c.hits)}, "
-            f"cluster {view.index}/{report.clusters}) =="
+            f"cluster {view.number}/{report.clusters}) =="
         )
         lines += snippet_lines(view.snippets)
     lines += [f"note: {message}" for _, message in sample_notes(report)]
