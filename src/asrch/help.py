@@ -33,7 +33,8 @@ hidden file):
   -i, --ignore-case  letters match in either case, in any mode
   --type NAME   only files of rg's type NAME (`rg --type-list`); repeatable
   --glob GLOB   only files matching GLOB, none matching !GLOB; repeatable;
-                a GLOB with a / is matched from PATH, one without at any depth"""
+                with a /, GLOB matches the path as typed from here (src/**);
+                without, a name at any depth (*.py)"""
 
 MODES = """\
 modes (mutually exclusive; default: fixed-string substring, case-sensitive):

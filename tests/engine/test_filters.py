@@ -36,7 +36,7 @@ TOKENS = (
     "*", "**", "?", "a", "b", "t", "x", ".py", ".txt", "/", "[ab]", "[!a]", "{x,y}",
     "c.d", "\\[", "src", "z", "e",
 )  # fmt: skip
-TYPE_NAMES = ("py", "python", "c", "make", "markdown", "txt", "cython")
+TYPE_NAMES = ("py", "python", "c", "make", "markdown", "txt", "cython", "all")
 
 
 def _tree(root: Path, files: tuple[str, ...]) -> None:

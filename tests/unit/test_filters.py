@@ -3,7 +3,7 @@
 import pytest
 
 from asrch.domain.errors import InputError
-from asrch.domain.filters import compile_glob, make_filters, named_path
+from asrch.domain.filters import compile_glob, components, make_filters
 
 TYPES = {"py": ("*.py", "*.pyi"), "make": ("[Mm]akefile", "*.mk"), "c": ("*.[chH]",)}
 
@@ -66,13 +66,27 @@ def test_excludes_win_whatever_the_order_and_every_filter_must_keep_the_file() -
     assert not keeps("a.md", "*.md", types=("py",))  # types and globs: both
     assert keeps("a.py", "*.py", types=("py",))
     assert make_filters((), (), TYPES).keeps("anything")
+    assert keeps("GNUmakefile", types=("all",)) is False
+    assert keeps("a.h", types=("all",)) and keeps("makefile", types=("all",))
 
 
-def test_a_named_file_is_seen_as_typed_without_dot_slashes() -> None:
-    assert named_path("./src//net/pool.py") == "src/net/pool.py"
-    assert named_path("/abs/./x") == "/abs/x"
+def test_a_path_is_seen_as_typed_without_dot_slashes() -> None:
+    assert components("./src//net/pool.py") == ["src", "net", "pool.py"]
+    assert components("/abs/./x") == ["abs", "x"]
     filters = make_filters((), ("!src/net/**",), TYPES)
-    assert filters.excluding(named_path("./src//net/pool.py")) == '--glob "!src/net/**"'
+    assert filters.excluding("./src//net/pool.py") == '--glob "!src/net/**"'
+    assert make_filters((), ("/abs/**",), TYPES).keeps("/abs/x")
+
+
+def test_an_exclude_checks_only_the_directories_below_the_searched_path() -> None:
+    filters = make_filters((), ("!tests",), TYPES)
+    assert not filters.keeps("tests/a.py")
+    assert filters.keeps("tests/a.py", below=1)  # a search of `tests` itself
+    assert filters.excluding("tests/a.py") is None  # the same file, named
+    assert filters.excluding("tests") is not None
+
+
+def test_types_and_globs_are_named_when_they_exclude() -> None:
     assert make_filters(("py",), ("*.py",), TYPES).excluding("a.md") == (
         '--type py and --glob "*.py"'
     )

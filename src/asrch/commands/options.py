@@ -2,7 +2,7 @@
 a named file checked against the filters."""
 
 from asrch.domain.errors import InputError
-from asrch.domain.filters import Filters, make_filters, named_path
+from asrch.domain.filters import Filters, make_filters
 from asrch.domain.ports import Searcher
 from asrch.domain.query import Query, SearchOptions, make_query
 from asrch.domain.values import quote
@@ -23,7 +23,7 @@ def query_of(term: str, options: SearchOptions, filters: Filters, *, what: str =
 def require_kept(filters: Filters, path: str) -> None:
     """A file named as the path must be one the filters keep: they only narrow what is
     searched, so a file they drop would be searched for nothing."""
-    reason = filters.excluding(named_path(path))
+    reason = filters.excluding(path)
     if reason is not None:
         raise InputError(
             f"error: {quote(path)} is excluded by {reason}; "

@@ -14,11 +14,13 @@ tests hold the two to each other on trees without ignore rules):
   `a/**`, `a/**/b`), elsewhere it is `*`.
 - A class may match a `/` (rg's does: `?[!a]*` keeps `a/makefile`).
 - A glob with no `/` (other than a trailing one) matches a name at any depth; a glob
-  with a `/` is anchored at the searched path (a leading `/` only anchors). Paths are
-  those the answer prints: relative to the searched path.
+  with a `/` is anchored: matched against the path from the working directory, as rg
+  matches it and as `next:` writes it (`src/net/pool.py` for the row `net/pool.py` of
+  a search of `src`), without `./` or repeated `/`; a leading `/` only anchors. So the
+  same glob means the same file in a directory search and when the file is named.
 - A trailing `/` matches directories only.
 - An include (`GLOB`) must match the file itself; an exclude (`!GLOB`) drops a file
-  that it matches or that lies under a directory it matches.
+  that it matches or that lies under a directory it matches below the searched path.
 A file is kept when it is of one of the `--type`s (if any), matches one of the include
 globs (if any), and matches none of the exclude globs; the order of the options does not
 matter (with rg, a later glob wins; here an exclude always does).
@@ -177,34 +179,43 @@ class Filters(NamedTuple):
         """Some `--type` or `--glob` was given (a NamedTuple itself is always true)."""
         return bool(self.types or self.globs)
 
-    def keeps(self, path: str) -> bool:
-        """Whether the file at `path` (relative to the searched path) is searched."""
-        parts = [part for part in path.split("/") if part and part != "."] or [path]
+    def keeps(self, path: str, *, below: int = 0) -> bool:
+        """Whether the file at `path` (as typed from the working directory) is searched.
+
+        `below`: how many leading components are the searched path itself. An exclude
+        checks only the directories under it (as rg prunes only what it walks), so a
+        file found under `tests` by a search of `tests` is the same file named alone.
+        """
+        parts = components(path) or [path]
         if self.type_globs and not any(g.matches(parts, is_dir=False) for g in self.type_globs):
             return False
         if self.includes and not any(g.matches(parts, is_dir=False) for g in self.includes):
             return False
-        for depth in range(1, len(parts) + 1):
+        for depth in range(min(below, len(parts) - 1) + 1, len(parts) + 1):
             is_dir = depth < len(parts)
             if any(g.matches(parts[:depth], is_dir=is_dir) for g in self.excludes):
                 return False
         return True
 
     def excluding(self, path: str) -> str | None:
-        """The options that drop the named file `path`, worded; None if it is kept."""
-        if self.keeps(path):
+        """The options that drop the file named as the path, worded; None if it is kept.
+
+        Only the file itself is matched (its directories are the searched path)."""
+        below = len(components(path)) - 1
+        if self.keeps(path, below=below):
             return None
         only = Filters(type_globs=self.type_globs)
         reasons = []
-        if self.type_globs and not only.keeps(path):
+        if self.type_globs and not only.keeps(path, below=below):
             reasons.append(" ".join(f"--type {quote(t)}" for t in self.types))
         globs = Filters(includes=self.includes, excludes=self.excludes)
-        if not globs.keeps(path):
+        if not globs.keeps(path, below=below):
             reasons.append(" ".join(f"--glob {quote(g)}" for g in self.globs))
         return " and ".join(reasons)
 
 
 NO_FILTERS = Filters()
+ALL_TYPES = "all"
 
 
 def make_filters(
@@ -215,7 +226,12 @@ def make_filters(
         return NO_FILTERS
     type_globs: list[Glob] = []
     for name in types:
-        patterns = known_types.get(name)
+        # rg's `--type all`: a file of any type it knows.
+        patterns = (
+            [p for globs_of in known_types.values() for p in globs_of]
+            if name == ALL_TYPES
+            else known_types.get(name)
+        )
         if patterns is None:
             raise InputError(_unknown_type(name, known_types))
         type_globs += [compile_glob(p) for p in patterns]
@@ -238,7 +254,7 @@ def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
     return f"error: unknown --type {quote(name)}; {listed}`rg --type-list` lists all {len(known)}"
 
 
-def named_path(path: str) -> str:
-    """A path as typed, the way the filters see a named file: no `./`, no `//`."""
-    parts = [part for part in path.split("/") if part and part != "."]
-    return ("/" if path.startswith("/") else "") + "/".join(parts)
+def components(path: str) -> list[str]:
+    """The names of a path as the filters see them: no `.`, no empty ones (`./a//b`
+    is `a/b`; `/abs/x` is `abs/x`, so `--glob '/abs/**'` anchors it)."""
+    return [part for part in path.split("/") if part and part != "."]

@@ -3,8 +3,9 @@
 import re
 from collections.abc import Callable
 
-from asrch.domain.counting import FileCount, Tally, relative_to
+from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
+from asrch.domain.filters import components
 from asrch.domain.query import Query
 from asrch.engine.argv import as_typed, count_argv, operand
 from asrch.engine.process import run_to_end
@@ -80,16 +81,17 @@ def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
 
 
 def kept_by_filters(query: Query, target: str) -> Callable[[bytes], bool]:
-    """Whether a path rg printed under `target` is one the filters keep (D30): matched
-    as the answer's rows print it, relative to the target. A file named as the target
-    was checked before the search, as typed."""
+    """Whether a path rg printed under `target` is one the filters keep (D30). rg prints
+    the path from the working directory, the form the filters match; the target's own
+    components are not the walk's to exclude. A file named as the target was checked
+    before the search."""
     printed = operand(target)
+    below = len(components(printed))
+    filters = query.filters
 
     def kept(path: bytes) -> bool:
         name = path.decode("utf-8", "surrogateescape")
-        if name == printed:
-            return True
-        return query.filters.keeps(relative_to(name, printed))
+        return name == printed or filters.keeps(name, below=below)
 
     return kept
 
