@@ -59,8 +59,29 @@ def update(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS[0])
 def bench(session: nox.Session) -> None:
-    """asrch against bare rg in the same run; prints the table, writes bench/results/."""
+    """asrch against bare rg in the same run; prints the table, writes bench/results/.
+
+    `nox -s bench -- --scenario large`: the rows on ≥ 320 MB of real source (issue 14)."""
     # Not editable: a user's install, byte-compiled, is what an agent runs.
     session.install(".")
     session.run("python", "-m", "bench.run", *session.posargs)
-    session.run("python", "-m", "bench.importtime")
+    if "large" not in session.posargs:
+        session.run("python", "-m", "bench.importtime")
+
+
+@nox.session(python=PYTHONS[0])
+def context(session: nox.Session) -> None:
+    """The context-economy benchmark (issue 15): asrch's protocol against `rg -n` on tasks
+    over the stdlib; prints the summary, writes docs/context.md and bench/results/."""
+    # Not editable, as for bench: the asrch an agent installs is what is measured.
+    session.install(".")
+    session.run(
+        "python",
+        "-m",
+        "bench.context.run",
+        "--json",
+        "bench/results/context.json",
+        "--doc",
+        "docs/context.md",
+        *session.posargs,
+    )

@@ -16,7 +16,13 @@ to since it imports no pydantic: `startup` reports text `scout` on the 2-file tr
 (that floor + rg), against a 30 ms budget. `--format json` rows repeat one search per
 command with the JSON answer, against the same baselines and floors.
 
-    python -m bench.run [--repeat N] [--json PATH]
+`--scenario large` runs the rows of issue 14 instead, on ≥ 320 MB of real source
+(`trees.large()`, built once under .bench-cache/): scout against `rg --count` for the
+same term, survey against the one-pass limit, `rg --count -e T1 … -e T12` over the same
+paths. Their RSS is the peak of asrch and its rg children together (sampled from /proc,
+never below the kernel's per-process peak).
+
+    python -m bench.run [--scenario default|large] [--repeat N] [--json PATH]
 """
 
 import argparse
@@ -26,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
@@ -74,6 +81,45 @@ def timed(argv: Sequence[str], cwd: Path | None = None) -> Timing:
     return Timing(elapsed, int(usage.ru_maxrss))
 
 
+def _tree_rss_kb(pid: int) -> int:
+    """Resident KB of `pid` and all its descendants now (0 once they are gone)."""
+    total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/statm") as statm:
+                total += int(statm.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+            with open(f"/proc/{p}/task/{p}/children") as children:
+                todo.extend(int(c) for c in children.read().split())
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def timed_tree(argv: Sequence[str], cwd: Path | None = None) -> Timing:
+    """`timed`, with max_rss_kb the peak of the whole process tree (asrch + its rg
+    children at once), sampled every 10 ms, and never below the kernel's peak of any
+    one of them."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.01):
+            peak[0] = max(peak[0], _tree_rss_kb(child.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return Timing(elapsed, max(peak[0], int(usage.ru_maxrss)))
+
+
 def timed_many(commands: Sequence[Sequence[str]], cwd: Path | None = None) -> Timing:
     """A baseline that is several processes in sequence (a loop of rg runs)."""
     parts = [timed(c, cwd) for c in commands]
@@ -103,6 +149,9 @@ class Row:
     target: float
     ok: bool
     asrch_rss_mb: float
+    raw_ratio: float = 0.0
+    """asrch / baseline, nothing subtracted."""
+    baseline_rss_mb: float = 0.0
 
 
 def rg_count(term: str, path: str) -> list[str]:
@@ -110,6 +159,56 @@ def rg_count(term: str, path: str) -> list[str]:
 
     Without the debug log asrch reads binary files from: its cost is asrch's."""
     return count_argv(RG, Query(term=term), path, sort=False, log_binary=False)
+
+
+def rg_count_all(terms: Sequence[str], paths: Sequence[str]) -> list[str]:
+    """The one-pass limit of a survey: one parallel `rg --count` with every term as an
+    `-e` pattern over the same paths, reading the data once."""
+    return [
+        RG,
+        *BASE_FLAGS,
+        "--count",
+        "--with-filename",
+        "--null",
+        "--fixed-strings",
+        *(f"--regexp={t}" for t in terms),
+        "--",
+        *paths,
+    ]
+
+
+def large_scenarios() -> list[Scenario]:
+    """Issue 14: the rows on ≥ 320 MB of real source text."""
+    root = trees.large()
+    big = str(root)
+    overlapping = [big, str(root / "copy00"), str(root / "site")]
+    survey = [*ASRCH, "survey", *(f"--term={t}" for t in SURVEY_TERMS)]
+    return [
+        Scenario(
+            "scout rare term (Tkinter), large vs rg --count",
+            [*ASRCH, "scout", "Tkinter", big],
+            [rg_count("Tkinter", big)],
+            1.1,
+        ),
+        Scenario(
+            "scout past the cap (import), large vs rg --count",
+            [*ASRCH, "scout", "import", big],
+            [rg_count("import", big)],
+            1.1,
+        ),
+        Scenario(
+            "survey 12 x 1, large vs one-pass rg -e x12",
+            [*survey, big],
+            [rg_count_all(SURVEY_TERMS, [big])],
+            1.5,
+        ),
+        Scenario(
+            "survey 12 x 3 nested, large vs one-pass rg -e x12",
+            [*survey, *overlapping],
+            [rg_count_all(SURVEY_TERMS, overlapping)],
+            1.5,
+        ),
+    ]
 
 
 def scenarios(work: Path) -> list[Scenario]:
@@ -233,10 +332,11 @@ def startup_table(s: Startup) -> str:
     )
 
 
-def measure(scenario: Scenario, repeat: int) -> Row:
+def measure(scenario: Scenario, repeat: int, *, tree_rss: bool = False) -> Row:
     a, b, f, g = [], [], [], []
+    run = timed_tree if tree_rss else timed
     for _ in range(repeat):
-        a.append(timed(scenario.asrch, scenario.cwd))
+        a.append(run(scenario.asrch, scenario.cwd))
         b.append(timed_many(scenario.baseline, scenario.cwd))
         f.append(timed(FLOOR))
         g.append(timed(BARE_FLOOR))
@@ -257,6 +357,8 @@ def measure(scenario: Scenario, repeat: int) -> Row:
         scenario.target,
         ratio(fm) <= scenario.target,
         rss,
+        am / bm,
+        max(t.max_rss_kb for t in b) / 1024,
     )
 
 
@@ -281,11 +383,45 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def large_table(rows: list[Row]) -> str:
+    head = (
+        f"{'scenario':52} {'asrch':>7} {'base':>7} {'floor':>7} {'ratio':>6} {'raw':>6} "
+        f"{'target':>6}  ok  {'RSS MB':>6} {'rg MB':>6}"
+    )
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(
+            f"{r.name:52} {r.asrch_ms:7.1f} {r.baseline_ms:7.1f} {r.floor_ms:7.1f} "
+            f"{r.ratio:6.2f} {r.raw_ratio:6.2f} {r.target:6.2f}  "
+            f"{'yes' if r.ok else 'NO ':3} {r.asrch_rss_mb:6.1f} {r.baseline_rss_mb:6.1f}"
+        )
+    lines.append(
+        "times: medians in ms; ratio: (asrch - floor) / base; raw: asrch / base; "
+        "RSS: asrch + its rg children at peak; rg MB: the baseline's"
+    )
+    peak = max(r.asrch_rss_mb for r in rows)
+    lines.append(
+        f"peak RSS of asrch with its rg children: {peak:.1f} MB (target <= 120 MB: "
+        f"{'yes' if peak <= 120 else 'NO'})"
+    )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "11")))
-    parser.add_argument("--json", type=Path, default=Path("bench/results/latest.json"))
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--scenario", choices=("default", "large"), default="default")
     args = parser.parse_args()
+    if args.scenario == "large":
+        out = args.json or Path("bench/results/large.json")
+        rows = [measure(s, args.repeat, tree_rss=True) for s in large_scenarios()]
+        print(large_table(rows))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
+        print(f"written: {out}")
+        return
+    args.json = args.json or Path("bench/results/latest.json")
     with tempfile.TemporaryDirectory(prefix="asrch-bench-") as tmp:
         text = scenarios(Path(tmp))
         rows = [measure(s, args.repeat) for s in [*text, *json_scenarios(text)]]

@@ -1,6 +1,8 @@
-"""The benchmark's trees: tiny, the stdlib, and a generated ~10,000-file tree."""
+"""The benchmark's trees: tiny, the stdlib, a generated ~10,000-file tree, and `large`
+(≥ 320 MB of real source text)."""
 
 import random
+import shutil
 import sysconfig
 from pathlib import Path
 
@@ -50,3 +52,83 @@ def dense_file(root: Path) -> Path:
     path = root / "dense.txt"
     path.write_text("".join(f"dense line {i}\n" for i in range(60_000)))
     return path
+
+
+# The `large` tree: real source text, ≥ LARGE_MIN_BYTES of it, as a monorepo holds it.
+LARGE_MIN_BYTES = 320_000_000
+# Text a code search reads; archives, objects, audio and images are left behind.
+TEXT_SUFFIXES = frozenset(
+    [
+        ".py",
+        ".pyi",
+        ".txt",
+        ".rst",
+        ".md",
+        ".c",
+        ".h",
+        ".json",
+        ".toml",
+        ".cfg",
+        ".ini",
+        ".html",
+        ".xml",
+        ".css",
+        ".js",
+        ".sh",
+        ".decTest",
+        ".pem",
+        ".csv",
+        ".yaml",
+        ".yml",
+    ]
+)
+_NOT_SOURCE = frozenset(("site-packages", "dist-packages", "__pycache__"))
+
+
+def _text_files(root: Path) -> list[tuple[Path, int]]:
+    """(path relative to root, size) of every text file below root, sorted, no links."""
+    found: list[tuple[Path, int]] = []
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if _NOT_SOURCE.intersection(rel.parts) or path.is_symlink() or not path.is_file():
+            continue
+        if path.suffix in TEXT_SUFFIXES:
+            found.append((rel, path.stat().st_size))
+    return found
+
+
+def large() -> Path:
+    """The interpreter's stdlib (its text files) copied under `copy00/`, `copy01/`, …
+    until the copies with the interpreter's own site-packages (`site/`, its text files)
+    hold ≥ LARGE_MIN_BYTES.
+
+    Deterministic for a given interpreter and environment: sorted walks, a fixed
+    number of copies. Built once under .bench-cache/ (ignored by git); a changed
+    source (another interpreter or venv) rebuilds it.
+    """
+    source = f"{sysconfig.get_paths()['stdlib']}\n{sysconfig.get_paths()['purelib']}\n"
+    root = CACHE / "large"
+    done = root / ".complete"
+    if done.exists() and done.read_text().startswith(source):
+        return root
+    if root.exists():
+        shutil.rmtree(root)
+    lib = _text_files(stdlib())
+    site_root = Path(sysconfig.get_paths()["purelib"])
+    site = _text_files(site_root) if site_root.is_dir() else []
+    lib_bytes = sum(size for _, size in lib)
+    site_bytes = sum(size for _, size in site)
+    copies = max(1, -(-(LARGE_MIN_BYTES - site_bytes) // lib_bytes))
+    for k in range(copies):
+        _copy(stdlib(), lib, root / f"copy{k:02d}")
+    _copy(site_root, site, root / "site")
+    total = copies * lib_bytes + site_bytes
+    done.write_text(f"{source}copies={copies} bytes={total}\n")
+    return root
+
+
+def _copy(src: Path, files: list[tuple[Path, int]], dest: Path) -> None:
+    for rel, _ in files:
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((src / rel).read_bytes())

@@ -161,3 +161,24 @@ def test_naming_an_excluded_directory_is_still_the_way_in(guarded: Path) -> None
     """The filters narrow what the walk yields; a named target is searched as before."""
     assert _searched(guarded, ["py"], ["*.py"], "build") == {"x.py"}
     assert _searched(guarded, ["py"], ["!*.py"], "build") == set()
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(st.sampled_from(("py", "c", "markdown", "all")), max_size=2),
+    st.lists(st.sampled_from(AIMED), max_size=3),
+    st.booleans(),
+)
+def test_surveys_one_pass_keeps_what_each_count_keeps(
+    guarded: Path, types: list[str], globs_given: list[str], ignore_case: bool
+) -> None:
+    """survey reads a tree once for all its terms: the filters (and -i) apply there too."""
+    filters = make_filters(types, globs_given, TYPES)
+    queries = [
+        Query(term=t, ignore_case=ignore_case, filters=filters) for t in (TERM, "NEEDLE", "eed")
+    ]
+    for target in (str(guarded), str(guarded / "src")):
+        each = [SEARCHER.count(q, target, cap=SCAN_CAP) for q in queries]
+        assert SEARCHER.count_terms(queries, target, cap=SCAN_CAP) == each

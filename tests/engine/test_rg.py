@@ -116,6 +116,7 @@ def test_missing_rg_is_a_clear_engine_error(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # an oracle over the whole stdlib: once, not on every interpreter
 def test_count_plan_equals_json_scan_on_the_stdlib() -> None:
     """Real names (`_x`, `x.y`, `x-y`, case, digits) order exactly as rg's --sort=path."""
     import sysconfig

@@ -3,7 +3,6 @@
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -12,18 +11,16 @@ import pytest
 from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.files import read_lines, scan_file
+from tests.support import warm
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
-        [sys.executable, "-m", "asrch", *args],
-        check=False,
-        cwd=cwd,
-        capture_output=True,
-        timeout=60,
-    )
+    """One asrch process (a child of the warm server: tests/support/warm.py)."""
+    argv = [os.fsencode(a) for a in args]
+    done = warm.run(argv, cwd=cwd, env=None, timeout=60)
+    return subprocess.CompletedProcess(args, done.status, done.stdout, done.stderr)
 
 
 @pytest.fixture(scope="module")

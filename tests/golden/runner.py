@@ -1,4 +1,5 @@
-"""Run one spec example the way a user would: the installed CLI, in a fresh tree."""
+"""Run one spec example the way a user would: the installed CLI, in a fresh tree (a
+child of the warm server, tests/support/warm.py, unless ASRCH_TESTS_COLD=1)."""
 
 import importlib
 import os
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.golden.examples import Example
+from tests.support import warm
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_DIR = ROOT / "spec"
@@ -100,6 +102,11 @@ def run_example(example: Example, trees: Trees) -> Result:
         raise ValueError(f"{example.location}: examples run asrch, not {example.command!r}")
     cwd = trees.for_example(example)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RIPGREP", "ASRCH_"))}
+    if not warm.cold():
+        ran = warm.run([os.fsencode(w) for w in words[1:]], cwd=cwd, env=env, timeout=120)
+        return Result(
+            stdout=ran.stdout.decode("utf-8"), stderr=ran.stderr.decode("utf-8"), status=ran.status
+        )
     done = subprocess.run(
         [sys.executable, "-m", "asrch", *words[1:]],
         cwd=cwd,

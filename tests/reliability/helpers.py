@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asrch.help import APP_HELP, COMMAND_HELP
+from tests.support import warm
 
 ASRCH = [sys.executable, "-m", "asrch"]
 TIMEOUT = 60.0
@@ -50,11 +51,15 @@ def asrch(
     user: int | None = None,
     timeout: float = TIMEOUT,
 ) -> Run:
-    """One asrch run, arguments as bytes (any file name passes), under a timeout.
+    """One asrch run, arguments as bytes (any file name passes), under a timeout: a
+    child of the warm server (tests/support/warm.py), or a fresh interpreter.
 
     `user`: run as that uid (and gid) through setpriv, for permission tests as root.
     """
     argv = [os.fsencode(a) for a in args]
+    if user is None and not warm.cold():
+        ran = warm.run(argv, cwd=cwd, env=env, timeout=timeout)
+        return Run(tuple(argv), ran.status, ran.stdout, ran.stderr)
     prefix: list[bytes] = []
     if user is not None:
         prefix = [

@@ -33,10 +33,9 @@ def run_survey(
     if missing:
         each = "; ".join(exc.message.removeprefix("error: ") for _, exc in missing)
         raise InputError(f"error: {len(missing)} paths cannot be searched: {each}")
-    searches = [(q, p) for q in queries for p in paths]
-    tallies = searcher.count_many(searches, cap=SCAN_CAP)
-    width = len(paths)
-    grid = [tallies[i * width : (i + 1) * width] for i in range(len(queries))]
+    # One search per path for all the terms: the tree is read once, not once a term.
+    by_path = [searcher.count_terms(queries, p, cap=SCAN_CAP) for p in paths]
+    grid = [[by_path[j][i] for j in range(len(paths))] for i in range(len(queries))]
     return build_survey_report(
         queries,
         paths,

@@ -52,6 +52,10 @@ class Searcher(Protocol):
         """`count` of each (query, target), each with its own cap, results in order."""
         ...
 
+    def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
+        """`count` of each query under one `target`, each with its own cap, in order."""
+        ...
+
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         """Matching lines per file under `target`, in path order, stopped at `cap`."""
         ...

@@ -1,5 +1,7 @@
 """ripgrep argument lists (D9, D11, D13)."""
 
+from collections.abc import Sequence
+
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
@@ -116,3 +118,43 @@ def pattern_probe_argv(rg: str, query: Query) -> list[str]:
     """The query alone, searched in nothing (empty stdin): rg refuses it only if the
     pattern itself is at fault."""
     return [rg, "--no-config", *pattern_args(query), "--", "-"]
+
+
+def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
+    """Every line matching any of the queries (one mode), once, grouped per file:
+    `PATH NUL` then the lines, a blank line before each next file; parallel, unsorted.
+    With the debug log naming each binary file met while walking."""
+    flags = pattern_args(queries[0])
+    mode_flags = [f for f in flags if not f.startswith("--regexp=")]
+    return [
+        rg,
+        *BASE_FLAGS,
+        LOG_BINARY,
+        "--heading",
+        "--with-filename",
+        "--null",
+        "--no-line-number",
+        "--color=never",
+        *mode_flags,
+        *(arg for q in queries for arg in pattern_args(q) if arg.startswith("--regexp=")),
+        "--",
+        operand(target),
+    ]
+
+
+def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str]:
+    """`N:` for each match of the query in `lines` (a file of lines rg already matched
+    while walking, so no binary rule and no walk), stopped after `cap` matching lines."""
+    return [
+        rg,
+        "--no-config",
+        "--text",
+        "--no-mmap",
+        "--line-number",
+        "--only-matching",
+        "--replace=",
+        f"--max-count={cap}",
+        *pattern_args(query),
+        "--",
+        lines,
+    ]

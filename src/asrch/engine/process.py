@@ -99,20 +99,45 @@ def run_to_end(argv: list[str]) -> tuple[bytes, RgSaid]:
     wake-ups cost more than rg's search. rg writes into unnamed scratch files instead,
     read once it has exited; no stderr thread is needed either.
     """
-    with _scratch() as out, _scratch() as err:
-        child = _start(argv, out, err)
-        try:
-            child.wait()
-        finally:
-            if child.poll() is None:
-                # Interrupted while waiting: the child goes with us.
-                child.kill()
+    out, said = run_to_file(argv)
+    with out:
+        return out.read(), said
+
+
+def run_to_file(argv: list[str]) -> tuple[IO[bytes], RgSaid]:
+    """`run_to_end`, its stdout left in the scratch file (at its start) for the caller
+    to read in pieces and close: megabytes of lines need not sit in memory at once,
+    and rg never waits on a reader that the machine's load keeps from running."""
+    out = _scratch()
+    try:
+        with _scratch() as err:
+            child = _start(argv, out, err)
+            try:
                 child.wait()
-            _forget(child)
-        out.seek(0)
-        err.seek(0)
-        said = read_stderr(err.read(), operands(argv))
-        return out.read(), judge(child.returncode, said)
+            finally:
+                if child.poll() is None:
+                    # Interrupted while waiting: the child goes with us.
+                    child.kill()
+                    child.wait()
+                _forget(child)
+            err.seek(0)
+            said = judge(child.returncode, read_stderr(err.read(), operands(argv)))
+    except BaseException:
+        out.close()
+        raise
+    out.seek(0)
+    return out, said
+
+
+def scratch_for_child() -> tuple[IO[bytes], str]:
+    """An unnamed scratch file and a path a child process can open it by."""
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("asrch-lines")
+        return os.fdopen(fd, "w+b"), f"/proc/{os.getpid()}/fd/{fd}"
+    import tempfile  # noqa: PLC0415 (see _scratch)
+
+    named = tempfile.NamedTemporaryFile()  # noqa: SIM115 (the caller closes it)
+    return named, named.name
 
 
 def _scratch() -> IO[bytes]:

@@ -140,6 +140,26 @@ class RipgrepSearcher:
                 kill_all()
                 raise
 
+    def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
+        """`count` of each query under one target; a directory is read once for all of
+        them (the one-pass plan), a file is counted per query (rg's binary rule for a
+        file it is given differs from a walk's), and so is a regex (survey has none: the
+        plan is not tested with one)."""
+        from asrch.domain.modes import Mode
+
+        one_mode = len({q.mode for q in queries}) == 1
+        if len(queries) <= 1 or not one_mode or queries[0].mode is Mode.REGEX:
+            return self.count_many([(q, target) for q in queries], cap=cap)
+        if not os.path.isdir(target):
+            return self.count_many([(q, target) for q in queries], cap=cap)
+        from asrch.engine.one_pass import count_terms
+
+        try:
+            return count_terms(self.rg, queries, target, cap=cap)
+        except RgRefusedError:
+            # Whose fault: each query alone says (and blames it).
+            return self.count_many([(q, target) for q in queries], cap=cap)
+
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         from asrch.engine.counts import count_files
 

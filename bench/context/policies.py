@@ -1,0 +1,286 @@
+"""The two scripted policies. Deterministic: the same tree gives the same calls.
+
+Both run from the tree's root with relative paths, as an agent in a checkout does, and
+both read stdout and stderr: the bytes read are every byte the tool printed (for asrch,
+its text answer, the one an agent reads; never `--format json`).
+"""
+
+import heapq
+import itertools
+import os
+import posixpath
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.context.answers import Location
+from bench.context.reading import (
+    Answer,
+    Shown,
+    cap_chars,
+    cap_lines,
+    count,
+    read_answer,
+    rg_shown,
+)
+
+ASRCH_BUDGET = 10
+"""Calls the asrch policy may make per task (the survey included)."""
+SHOW_LIMIT = 20
+"""`show` without `--line` prints at most 20 matches (the seed); past that it refuses."""
+RG_CHAR_CAP = 30_000
+RG_MATCH_CAP = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    argv: tuple[str, ...]
+    """As typed, after the program name (`asrch` or `rg`)."""
+    status: int
+    bytes_read: int
+    shows_answer: bool
+
+
+@dataclass
+class Attempt:
+    policy: str
+    found: bool = False
+    calls: list[Call] = field(default_factory=list)
+
+    @property
+    def bytes_read(self) -> int:
+        return sum(c.bytes_read for c in self.calls)
+
+
+def _run(argv: Sequence[str], cwd: Path) -> tuple[int, bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "RIPGREP_CONFIG_PATH"}
+    done = subprocess.run(list(argv), cwd=cwd, capture_output=True, env=env, check=False)
+    return done.returncode, done.stdout + done.stderr
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _bytes(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
+
+
+def _hits(location: Location, shown: list[Shown]) -> bool:
+    """`./a/b.py` and `a//b.py` are `a/b.py` (a `next:` line may join paths so)."""
+    return any(location.holds(posixpath.normpath(path), line) for path, line in shown)
+
+
+# --- rg -n -------------------------------------------------------------------------
+
+
+def rg_argv(term: str) -> tuple[str, ...]:
+    """`rg -n TERM`, fixed-string like asrch's default mode (the candidates are meant as
+    strings); sorted by path so the capped readings are deterministic (rg's own order
+    varies from run to run; the bytes uncapped do not)."""
+    return ("-n", "--sort", "path", "-F", "-e", term)
+
+
+CAPS: dict[str, tuple[str, int] | None] = {
+    "rg": None,
+    "rg 30k chars": ("chars", RG_CHAR_CAP),
+    "rg 100 matches": ("lines", RG_MATCH_CAP),
+}
+
+
+def rg_attempts(
+    rg: str, candidates: Sequence[str], location: Location, tree: Path
+) -> dict[str, Attempt]:
+    """`rg -n TERM` for each candidate in turn until one output shows an answer line,
+    once per reading (uncapped and the two caps); each rg run is made once and read
+    three ways."""
+    attempts = {name: Attempt(name) for name in CAPS}
+    for term in candidates:
+        pending = [a for a in attempts.values() if not a.found]
+        if not pending:
+            break
+        argv = rg_argv(term)
+        status, raw = _run([rg, *argv], tree)
+        text = _text(raw)
+        for attempt in pending:
+            cap = CAPS[attempt.policy]
+            seen = (
+                text
+                if cap is None
+                else cap_chars(text, cap[1])
+                if cap[0] == "chars"
+                else cap_lines(text, cap[1])
+            )
+            hit = _hits(location, rg_shown(seen))
+            attempt.calls.append(Call(argv, status, _bytes(seen), hit))
+            attempt.found = hit
+    return attempts
+
+
+# --- asrch -------------------------------------------------------------------------
+
+
+@dataclass(order=True, frozen=True, slots=True)
+class Step:
+    """A call the policy may make; the queue runs the lowest key first."""
+
+    effort: int
+    """How far from the first choice: the k-th top file of a scout costs k (0-based),
+    page p of a sample p - 1 more, a directory scout 5 + its rank (after every top
+    file)."""
+    term_rank: int
+    """The term's rank by selectivity in the survey (0: fewest matching lines)."""
+    order: int
+    """Ties: the step queued last runs first, so an answer's own next step comes next."""
+    argv: tuple[str, ...] = field(compare=False)
+
+
+VALUE_OPTIONS = frozenset(
+    {"--page", "--clusters", "--line", "--context", "--format", "--type", "--glob", "--term"}
+)
+
+
+def positionals(argv: Sequence[str]) -> list[str]:
+    """The command, then its positional arguments (options and their values left out)."""
+    out: list[str] = []
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--":
+            out.extend(tokens)
+        elif token in VALUE_OPTIONS:
+            next(tokens, None)
+        elif not token.startswith("-") or token == "-":
+            out.append(token)
+    return out
+
+
+def _key(argv: tuple[str, ...]) -> tuple[str, ...]:
+    """One search however its paths are spelled (`./a.py`, `a.py`): a `next:` line may
+    join paths differently from the rows this policy reads."""
+    return tuple(posixpath.normpath(w) if "/" in w else w for w in argv)
+
+
+def _term(term: str) -> tuple[str, ...]:
+    return ("--", term) if term.startswith("-") else (term,)
+
+
+def _join(base: str, relative: str) -> str:
+    return relative if base == "." else f"{base.rstrip('/')}/{relative}"
+
+
+Offer = tuple[int, int, tuple[str, ...]]
+Runner = Callable[[tuple[str, ...]], tuple[int, bytes]]
+
+
+class AsrchPolicy:
+    """survey → scout → sample → show, cheapest step first.
+
+    After each answer: its `next:` line (D28), when it has one, is the next call. The
+    steps its rows offer are queued too, and where an answer has no `next:` line the
+    first of them is the next call:
+    - survey: scout each term that matched, most selective first, in the surveyed path;
+    - scout: sample each top file in rank order; then scout each top directory;
+    - sample: `show` the file when it has at most 20 matches and the page did not print
+      them all (the protocol's show), else the next page when there is one.
+    A call that shows a line inside the answer's range ends the task; so does the
+    budget.
+    """
+
+    def __init__(
+        self,
+        asrch: Sequence[str],
+        budget: int = ASRCH_BUDGET,
+        *,
+        name: str = "asrch",
+        sources_first: bool = False,
+    ) -> None:
+        self.asrch = tuple(asrch)
+        self.budget = budget
+        self.name = name
+        self.sources_first = sources_first
+        """A diagnostic variant: sample a scout's non-test files before its test files, as
+        an agent that reads the file names might (not the headline policy)."""
+
+    def attempt(
+        self,
+        candidates: Sequence[str],
+        location: Location,
+        tree: Path,
+        run: Runner | None = None,
+    ) -> Attempt:
+        """`run` (argv after `asrch` -> exit status, printed bytes) defaults to running
+        the asrch command in the tree; the benchmark never replaces it."""
+        call = run or (lambda argv: _run([*self.asrch, *argv], tree))
+        attempt = Attempt(self.name)
+        order = itertools.count(0, -1)
+        queue: list[Step] = []
+        done: set[tuple[str, ...]] = set()
+        survey = ("survey", *(f"--term={t}" for t in candidates), ".")
+        heapq.heappush(queue, Step(0, 0, next(order), survey))
+        while queue and len(attempt.calls) < self.budget:
+            step = heapq.heappop(queue)
+            if _key(step.argv) in done:
+                continue
+            done.add(_key(step.argv))
+            status, raw = call(step.argv)
+            text = _text(raw)
+            answer = read_answer(text)
+            hit = _hits(location, answer.shown)
+            attempt.calls.append(Call(step.argv, status, _bytes(text), hit))
+            if hit:
+                attempt.found = True
+                break
+            # Pushed in reverse, so the preferred offer runs first among equals, and the
+            # next: line (pushed last) before all of them.
+            for effort, rank, argv in reversed(
+                offers(step, answer, sources_first=self.sources_first)
+            ):
+                heapq.heappush(queue, Step(effort, rank, next(order), argv))
+            if answer.next_argv:
+                argv = tuple(answer.next_argv)
+                heapq.heappush(queue, Step(step.effort, step.term_rank, next(order), argv))
+        return attempt
+
+
+def is_test_path(path: str) -> bool:
+    """Under a `test`/`tests`/`*_test` folder, or named `test_*` / `*_test.py`."""
+    *folders, name = path.split("/")
+    return any(f in ("test", "tests") or f.endswith("_test") for f in folders) or (
+        name.startswith("test_") or name.endswith("_test.py")
+    )
+
+
+def offers(step: Step, answer: Answer, *, sources_first: bool = False) -> list[Offer]:
+    """The steps an answer's rows offer, in the order this policy prefers them."""
+    words = positionals(step.argv)
+    command = words[0]
+    steps: list[Offer] = []
+    if command == "survey":
+        path = words[-1] if len(words) > 1 else "."
+        overall = answer.tables.get("overall", [])
+        rows = sorted((count(r[1]), i, r[0]) for i, r in enumerate(overall))
+        ranked = [term for matches, _, term in rows if matches > 0]
+        steps += [(0, rank, ("scout", *_term(t), path)) for rank, t in enumerate(ranked)]
+    elif command == "scout":
+        term, path = words[1], words[2] if len(words) > 2 else "."
+        files = answer.tables.get("top_files", [])
+        if sources_first:
+            files = sorted(files, key=lambda row: is_test_path(row[0]))  # stable: rank kept
+        for k, row in enumerate(files):
+            argv = ("sample", *_term(term), _join(path, row[0]))
+            steps.append((step.effort + k, step.term_rank, argv))
+        for k, row in enumerate(answer.tables.get("top_directories", [])):
+            if row[0] not in (".", ""):
+                argv = ("scout", *_term(term), _join(path, row[0]))
+                steps.append((step.effort + 5 + k, step.term_rank, argv))
+    elif command == "sample" and "page" in answer.fields:
+        term, file = words[1], words[2]
+        page, pages = (int(n) for n in answer.fields["page"].split("/"))
+        matches = count(answer.fields.get("matches", "0"))
+        if 0 < matches <= SHOW_LIMIT and len(set(answer.matched)) < matches:
+            steps.append((step.effort, step.term_rank, ("show", *_term(term), file)))
+        elif page < pages:
+            argv = ("sample", "--page", str(page + 1), *_term(term), file)
+            steps.append((step.effort + 1, step.term_rank, argv))
+    return steps

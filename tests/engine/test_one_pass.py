@@ -1,0 +1,290 @@
+"""The one-pass plan (survey): one rg run for every term, lines attributed per term.
+
+Every Tally it gives must equal the D9 reference scan of that term alone
+(`tally_from_json`: `rg --json --sort=path`, stopped at the cap) and the count plan
+(`count_files`), file by file, with the cap, the binary files met and the skips.
+"""
+
+import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from asrch.domain.counting import Tally
+from asrch.domain.limits import SCAN_CAP
+from asrch.domain.modes import Mode
+from asrch.domain.query import Query
+from asrch.engine.binary import resolve_rg
+from asrch.engine.counts import count_files
+from asrch.engine.json_events import tally_from_json
+from asrch.engine.one_pass import BlockReader, count_terms
+
+RG = resolve_rg()
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
+MODES = (Mode.FIXED, Mode.WORD, Mode.IDENTIFIER)
+
+
+def _write(root: Path, files: dict[str, bytes]) -> Path:
+    for name, data in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return root
+
+
+def _reference(queries: list[Query], target: str, cap: int) -> list[Tally]:
+    return [tally_from_json(RG, q, target, cap=cap) for q in queries]
+
+
+def _check(queries: list[Query], target: str, cap: int) -> list[Tally]:
+    got = count_terms(RG, queries, target, cap=cap)
+    assert got == _reference(queries, target, cap)
+    assert got == [count_files(RG, q, target, cap=cap) for q in queries]
+    return got
+
+
+# Fragments that make terms overlap (`ab` in `aab`, `b_` after `a`), sit next to word
+# characters of every kind (ASCII, `é`, a combining accent, a digit) and to non-word
+# ones (space, `-`, an em dash, `\r`), and bytes that are no UTF-8 at all.
+_PIECES = ["a", "b", "ab", "_", "1", " ", "-", "é", "\u0301", "—", "\r", "ß", "(", "\xff"]
+_TERM_PIECES = ["a", "b", "ab", "_", "-", "é", "(", "1"]
+
+
+def _encode(text: str) -> bytes:
+    return text.replace("\xff", "\udcff").encode("utf-8", "surrogateescape")
+
+
+_lines = st.lists(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join), max_size=8)
+_file = _lines.map(lambda lines: _encode("".join(line + "\n" for line in lines)))
+_names = st.sampled_from(["a", "a.b", "a-b", "B", "a/b", "a/c", "a_/x", "z"])
+_term = st.lists(st.sampled_from(_TERM_PIECES), min_size=1, max_size=3).map("".join)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    files=st.dictionaries(_names, _file, min_size=1, max_size=4),
+    terms=st.lists(_term, min_size=2, max_size=4, unique=True),
+    mode=st.sampled_from(MODES),
+    cap=st.integers(min_value=1, max_value=12),
+)
+def test_each_term_equals_its_own_rg_run(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: dict[str, bytes],
+    terms: list[str],
+    mode: Mode,
+    cap: int,
+) -> None:
+    root = tmp_path_factory.mktemp("tree")
+    # `a` and `a/b` cannot both exist: a name that is a directory wins.
+    dirs = {name.split("/")[0] for name in files if "/" in name}
+    _write(root, {n: d for n, d in files.items() if n not in dirs})
+    _check([Query(term=t, mode=mode) for t in terms], str(root), cap)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_overlapping_terms(tmp_path: Path, mode: Mode) -> None:
+    """`foo` and `foobar`: a line holding both counts for each, a line twice for once."""
+    _write(
+        tmp_path,
+        {
+            "a.py": b"foo foobar\nfoobar\nfoo foo\nfoo_bar\n(foo)\nfoobar foobar\n",
+            "b/c.py": b"xfoo foox\nfoo\xc3\xa9 foo\xe2\x80\x94 \xc3\xa9foo\nfoo\r\n",
+            # `foo` once a line, next to a byte that is not ASCII: a letter, a combining
+            # accent, an invalid byte (rg: no boundary), a dash (a boundary); each line
+            # printed for `foobar`, so `foo` must be judged in it.
+            "b/d.py": "foo\u00e9 foobar\n\u00e9foo foobar\nfoo\u0301 foobar\n".encode()
+            + "foo\u2014 foobar\n\u2014foo\u00df foobar\n".encode()
+            + b"foo\xff foobar\n\xfffoo foobar\n",
+        },
+    )
+    terms = ["foo", "foobar", "oob", "foo foo"]
+    got = _check([Query(term=t, mode=mode) for t in terms], str(tmp_path), SCAN_CAP)
+    assert got[0].matches > 0
+
+
+def test_a_term_past_the_cap_next_to_a_rare_one(tmp_path: Path) -> None:
+    """`common` reaches 50,000 lines in the first files of the path order and is cut
+    there; `rare`, in the last file only, is still counted whole."""
+    _write(
+        tmp_path,
+        {
+            "a/1.txt": b"common line\n" * 30_000,
+            "a/2.txt": b"common common\n" * 30_000 + b"rare once\n",
+            "b.txt": b"common again\nrare twice rare\n",
+        },
+    )
+    queries = [Query(term="common"), Query(term="rare"), Query(term="absent")]
+    common, rare, absent = _check(queries, str(tmp_path), SCAN_CAP)
+    assert common.capped and common.matches == SCAN_CAP and len(common.files) == 2
+    assert not rare.capped and rare.matches == 2 and len(rare.files) == 2
+    assert absent == Tally()
+
+
+def test_binary_files_count_as_alone(tmp_path: Path) -> None:
+    """A NUL after matching lines: rg's line printer shows them (and a warning holding
+    the words `binary` and `file`), rg --count counts nothing there."""
+    _write(
+        tmp_path,
+        {
+            "a.bin": b"needle 1\n" + b"x" * 200_000 + b"\nneedle 2\n\0tail needle\n",
+            "b.bin": b"\0needle\n",
+            "c.txt": b"needle binary file WARNING\n",
+            "d.txt": b"needle\n",
+        },
+    )
+    terms = ["needle", "binary", "file", "WARNING", "offset"]
+    for cap in (1, 2, SCAN_CAP):
+        got = _check([Query(term=t) for t in terms], str(tmp_path), cap)
+    assert got[0].binary == 2
+
+
+def test_names_with_newlines_and_nuls_in_lines(tmp_path: Path) -> None:
+    """A name with newlines (even an empty line inside it) is read to its NUL."""
+    _write(
+        tmp_path,
+        {
+            "x\n\ny.txt": b"term\n",
+            "\nlead.txt": b"term term\nother\n",
+            "plain.txt": b"term\n\nterm\n",
+        },
+    )
+    _check([Query(term="term"), Query(term="other")], str(tmp_path), SCAN_CAP)
+
+
+def test_utf16_files_are_decoded_as_rg_does(tmp_path: Path) -> None:
+    _write(tmp_path, {"u.txt": "\ufeffcafé term\nterm\n".encode("utf-16-le")})
+    for mode in MODES:
+        _check([Query(term="term", mode=mode), Query(term="café", mode=mode)], str(tmp_path), 10)
+
+
+def test_corpus_every_mode_at_a_small_cap() -> None:
+    terms = ["connect", "retry", "client", "def", "id", "self"]
+    for mode in MODES:
+        for cap in (5, SCAN_CAP):
+            _check([Query(term=t, mode=mode) for t in terms], str(CORPUS), cap)
+
+
+@given(
+    records=st.lists(
+        st.tuples(
+            st.binary(min_size=1, max_size=6).filter(lambda b: b"\0" not in b),
+            st.lists(
+                st.binary(min_size=1, max_size=5).filter(lambda b: b"\n" not in b),
+                min_size=1,
+                max_size=4,
+            ),
+        ),
+        max_size=5,
+    ),
+    cuts=st.lists(st.integers(min_value=0, max_value=200), max_size=6),
+)
+def test_block_reader_in_any_chunks(
+    records: list[tuple[bytes, list[bytes]]], cuts: list[int]
+) -> None:
+    blocks = (path + b"\0" + b"".join(ln + b"\n" for ln in lines) for path, lines in records)
+    stream = b"\n".join(blocks)
+    bounds = sorted({min(c, len(stream)) for c in cuts} | {0, len(stream)})
+    reader = BlockReader()
+    got: list[tuple[bytes, bytes]] = []
+    for start, end in itertools.pairwise(bounds):
+        for path, offset, length, lines in reader.feed(stream[start:end]):
+            piece = stream[offset : offset + length]
+            assert piece.endswith(b"\n")
+            assert lines == piece.count(b"\n")
+            if got and got[-1][0] == path:
+                got[-1] = (path, got[-1][1] + piece)
+            else:
+                got.append((path, piece))
+    reader.close()
+    want = [(p, b"".join(ln + b"\n" for ln in lines)) for p, lines in records]
+    # Two records with the same path in a row merge; rg prints a path once.
+    merged: list[tuple[bytes, bytes]] = []
+    for path, body in want:
+        if merged and merged[-1][0] == path:
+            merged[-1] = (path, merged[-1][1] + body)
+        else:
+            merged.append((path, body))
+    assert got == merged
+
+
+def _survey_overall(args: list[str], cwd: Path) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "asrch", "survey", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = done.stdout.split("\n")
+    start = lines.index("overall[term,matches,files,dominant_path]:") + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i].startswith("  "))
+    return [line.strip() for line in lines[start:end]]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_survey_nested_paths_equal_per_term_counts(mode: Mode) -> None:
+    """Nested and repeated paths (`src src/net ./src .`): each term × path is its own
+    count, as rg gives it for that term and path alone."""
+    terms = ["connect", "retry", "client", "def", "id"]
+    paths = ["src", "src/net", "./src", ".", "src/net/pool.py"]
+    flag = {Mode.FIXED: [], Mode.WORD: ["--word"], Mode.IDENTIFIER: ["--identifier"]}[mode]
+    rows = _survey_overall([*flag, *(f"--term={t}" for t in terms), *paths], CORPUS)
+    cwd = os.getcwd()
+    os.chdir(CORPUS)
+    try:
+        for term, row in zip(terms, rows, strict=True):
+            tallies = [count_files(RG, Query(term=term, mode=mode), p, cap=SCAN_CAP) for p in paths]
+            want = (sum(t.matches for t in tallies), sum(len(t.files) for t in tallies))
+            assert row.split(",")[:3] == [term, str(want[0]), str(want[1])]
+    finally:
+        os.chdir(cwd)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_small_reads(tmp_path: Path, mode: Mode, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rg's output read 7 bytes at a time: records split anywhere."""
+    from asrch.engine import one_pass
+
+    monkeypatch.setattr(one_pass, "_READ", 7)
+    _write(
+        tmp_path,
+        {
+            "a.py": b"foo foobar\nfoobar\nfoo foo\n" * 5,
+            "b/c.py": b"x\nfoo\n\nfoobar foo\n",
+            "b/d\n\ne.py": b"foo\n",
+        },
+    )
+    _check([Query(term=t, mode=mode) for t in ("foo", "foobar", "bar")], str(tmp_path), 7)
+
+
+@given(
+    st.lists(
+        st.binary(min_size=1, max_size=6).filter(lambda b: b"\0" not in b),
+        unique=True,
+        max_size=12,
+    )
+)
+def test_path_order_in_c_calls_equals_the_plain_key(paths: list[bytes]) -> None:
+    from asrch.engine.counts import in_path_order, rg_path_order
+
+    found = [(p, i) for i, p in enumerate(paths)]
+    assert in_path_order(found) == sorted(found, key=lambda item: rg_path_order(item[0]))
+
+
+def test_count_records_with_garbage_are_an_engine_error() -> None:
+    from asrch.domain.errors import EngineError
+    from asrch.engine.counts import parse_count_records
+
+    assert parse_count_records(b"a\n b\x003\nc\x0010\n") == [(b"a\n b", 3), (b"c", 10)]
+    for bad in (b"x", b"a\x003\nzz", b"a\x00\n", b"a\x003", b"a\x00x\n", b"a\x001\n\x002\n\x00"):
+        with pytest.raises(EngineError):
+            parse_count_records(bad)
