@@ -1,6 +1,8 @@
 """D30 filters, pure: how a glob reads, how the filters combine, and their errors."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from asrch.domain.errors import InputError
 from asrch.domain.filters import compile_glob, components, make_filters
@@ -116,3 +118,32 @@ def test_an_unknown_type_lists_close_names() -> None:
         make_filters(("pyy",), (), TYPES)
     with pytest.raises(InputError, match="no close name"):
         make_filters(("zzzzzz",), (), TYPES)
+
+
+_NAMES = st.sampled_from(["a", "b", "tests", "x.py", "y.md", "[a]", ".h", "a.d", "src"])
+_GLOB_TOKENS = st.sampled_from(
+    ["*", "**", "?", "a", "b", "tests", ".py", "/", "[ab]", "[!a]", "{x,y}"]
+)
+
+
+@settings(max_examples=300)
+@given(
+    target=st.sampled_from([".", "./", "src", "src/", "./src//", "/abs/src", "/"]),
+    below=st.lists(_NAMES, min_size=1, max_size=4).map("/".join),
+    drawn=st.lists(
+        st.tuples(st.booleans(), st.lists(_GLOB_TOKENS, min_size=1, max_size=4).map("".join)),
+        max_size=3,
+    ),
+    types=st.lists(st.sampled_from(sorted(TYPES)), max_size=2),
+)
+def test_the_walks_fast_keeper_agrees_with_keeps(
+    target: str, below: str, drawn: list[tuple[bool, str]], types: list[str]
+) -> None:
+    globs = [("!" if exclude else "") + text for exclude, text in drawn]
+    try:
+        filters = make_filters(types, globs, TYPES)
+    except InputError:
+        return
+    printed = target + below if target.endswith("/") else f"{target}/{below}"
+    expected = filters.keeps(printed, below=len(components(target)))
+    assert filters.keeper(target)(printed) is expected, (printed, globs, types)

@@ -27,7 +27,7 @@ matter (with rg, a later glob wins; here an exclude always does).
 """
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from asrch.domain.errors import InputError
@@ -179,6 +179,46 @@ class Filters(NamedTuple):
         """Some `--type` or `--glob` was given (a NamedTuple itself is always true)."""
         return bool(self.types or self.globs)
 
+    def keeper(self, target: str) -> "Callable[[str], bool]":
+        """`keeps` for the paths a walk of `target` prints (`target`, a `/` unless it
+        ends in one, the names below it), fast enough for every file of a tree: each
+        kind of glob is one regex, the path is normalized once, and each directory's
+        verdict is kept for the files that share it."""
+        base = "/".join(components(target))
+        cut = len(target)
+        types, includes = _either(self.type_globs), _either(self.includes)
+        files_out = _either(self.excludes, files=True)
+        dirs_out = _either(self.excludes)
+        verdicts: dict[str, bool] = {}
+
+        def excluded_dir(directory: str) -> bool:
+            """Whether `directory` (below the target) or one above it (still below the
+            target) is excluded."""
+            known = verdicts.get(directory)
+            if known is None:
+                parent = directory.rpartition("/")[0]
+                known = (len(parent) > len(base) and excluded_dir(parent)) or bool(
+                    dirs_out and dirs_out.fullmatch(directory)
+                )
+                verdicts[directory] = known
+            return known
+
+        def keeps(path: str) -> bool:
+            if not path.startswith(target):
+                return self.keeps(path, below=len(components(target)))
+            rest = path[cut:].lstrip("/")
+            full = f"{base}/{rest}" if base else rest
+            if types and not types.fullmatch(full):
+                return False
+            if includes and not includes.fullmatch(full):
+                return False
+            if files_out and files_out.fullmatch(full):
+                return False
+            slash = full.rfind("/")
+            return not (dirs_out and slash > len(base) and excluded_dir(full[:slash]))
+
+        return keeps
+
     def keeps(self, path: str, *, below: int = 0) -> bool:
         """Whether the file at `path` (as typed from the working directory) is searched.
 
@@ -212,6 +252,15 @@ class Filters(NamedTuple):
         if not globs.keeps(path, below=below):
             reasons.append(" ".join(f"--glob {quote(g)}" for g in self.globs))
         return " and ".join(reasons)
+
+
+def _either(globs: Sequence[Glob], *, files: bool = False) -> "re.Pattern[str] | None":
+    """One regex matching a path any of `globs` matches (`files`: leave out those that
+    match directories only), or None for none."""
+    chosen = [g for g in globs if not (files and g.directories_only)]
+    if not chosen:
+        return None
+    return re.compile("|".join(f"(?:{g.regex.pattern})" for g in chosen), re.DOTALL)
 
 
 NO_FILTERS = Filters()

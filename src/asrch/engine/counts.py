@@ -5,7 +5,6 @@ from collections.abc import Callable, Iterable
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
-from asrch.domain.filters import components
 from asrch.domain.query import Query
 from asrch.engine.argv import as_typed, count_argv, operand
 from asrch.engine.process import run_to_end
@@ -81,12 +80,11 @@ def kept_by_filters(query: Query, target: str) -> Callable[[bytes], bool]:
     components are not the walk's to exclude. A file named as the target was checked
     before the search."""
     printed = operand(target)
-    below = len(components(printed))
-    filters = query.filters
+    keeps = query.filters.keeper(printed)
 
     def kept(path: bytes) -> bool:
         name = path.decode("utf-8", "surrogateescape")
-        return name == printed or filters.keeps(name, below=below)
+        return name == printed or keeps(name)
 
     return kept
 
