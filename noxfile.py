@@ -18,18 +18,20 @@ nox.options.reuse_existing_virtualenvs = True
 
 
 PARALLEL = ("-n", "auto")
+# The MCP server's tests (tests/server/) need its extra, so every test session has it.
+TESTED = ".[test,mcp]"
 
 
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
-    session.install("-e", ".[test]")
+    session.install("-e", TESTED)
     session.run("pytest", "-q", *PARALLEL, "-m", "not slow", *session.posargs)
 
 
 @nox.session(python=PYTHONS[-1])
 def slow(session: nox.Session) -> None:
     """The long checks (`@pytest.mark.slow`): the stdlib oracle, more random examples."""
-    session.install("-e", ".[test]")
+    session.install("-e", TESTED)
     session.run("pytest", "-q", *PARALLEL, "-m", "slow", *session.posargs)
 
 
@@ -43,7 +45,7 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS[0])
 def typecheck(session: nox.Session) -> None:
-    session.install("-e", ".[test]", "mypy>=1.10,<3", "nox>=2024.4", "types-jsonschema>=4.18,<5")
+    session.install("-e", TESTED, "mypy>=1.10,<3", "nox>=2024.4", "types-jsonschema>=4.18,<5")
     session.run("mypy")
 
 
@@ -59,13 +61,15 @@ def update(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS[0])
 def bench(session: nox.Session) -> None:
-    """asrch against bare rg in the same run; prints the table, writes bench/results/.
+    """asrch against bare rg in the same run, the command line and the MCP server (a warm
+    `asrch mcp` over stdio); prints the tables, writes bench/results/.
 
     `nox -s bench -- --scenario large`: the rows on ≥ 320 MB of real source (issue 14)."""
     # Not editable: a user's install, byte-compiled, is what an agent runs.
-    session.install(".")
+    session.install(".[mcp]")
     session.run("python", "-m", "bench.run", *session.posargs)
     if "large" not in session.posargs:
+        session.run("python", "-m", "bench.server", *session.posargs)
         session.run("python", "-m", "bench.importtime")
 
 

@@ -26,7 +26,7 @@ from asrch.arguments import (
     grammar_of,
     read_command_line,
 )
-from asrch.domain.errors import AsrchError, ExitStatus
+from asrch.domain.errors import AsrchError, ExitStatus, InputError
 from asrch.domain.limits import (
     SAMPLE_CLUSTERS_DEFAULT,
     SAMPLE_CLUSTERS_MAX,
@@ -38,7 +38,7 @@ from asrch.domain.query import SearchOptions
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.help import APP_HELP, COMMAND_HELP
-from asrch.render.lines import cap_text
+from asrch.render.lines import printed
 
 # Each command imports its own use case and renderer when it runs: an agent calls
 # asrch many times, and start-up is most of a small search (docs/performance.md).
@@ -154,17 +154,37 @@ def show(
     return ExitStatus.REFUSED if report.refused else ExitStatus.OK
 
 
+@app.command
+def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> int:
+    """D29: the tools over stdio; the only command that imports the MCP SDK."""
+    from asrch.server.roots import Roots
+
+    roots = Roots.of(root or [])
+    try:
+        from asrch.server.stdio import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        raise InputError(
+            "error: asrch mcp needs the MCP SDK, which is not installed; "
+            "install it with: pip install 'asrch[mcp]'"
+        ) from None
+    return serve(roots)
+
+
 COMMANDS: dict[str, Callable[..., int]] = {
     "survey": survey,
     "scout": scout,
     "sample": sample,
     "show": show,
 }
+"""The search commands, which share `CommonOptions`."""
+EVERY_COMMAND: dict[str, Callable[..., int]] = {**COMMANDS, "mcp": mcp}
 
 
 def write(stream: object, text: str) -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
-    write_bytes(stream, cap_text(text).encode("utf-8", "backslashreplace"))
+    write_bytes(stream, printed(text))
 
 
 def write_bytes(stream: object, data: bytes) -> None:
@@ -205,7 +225,7 @@ def _read(tokens: Sequence[str]) -> tuple[Callable[..., int], CommandLine]:
     if not tokens:
         raise ArgumentError("error: missing command", with_help=True)
     command = tokens[0]
-    function = COMMANDS.get(command)
+    function = EVERY_COMMAND.get(command)
     if function is None:
         kind = "option" if command.startswith("-") else "command"
         raise ArgumentError(f"unknown {kind}: {quote(command)}", with_help=True)

@@ -11,6 +11,7 @@ commands:
   scout    one term: matching lines, files, top 5 directories, top 5 files
   sample   one term in one file: clusters of nearby matches, paged
   show     one term in one file: up to 20 matches with context, or --line N
+  mcp      serve the four commands as MCP tools over stdio (pip install 'asrch[mcp]')
 
 protocol: survey -> scout -> sample -> show --line; an answer with a next
   step ends with `next: asrch ...`, a command to paste as it is
@@ -144,9 +145,28 @@ examples:
   asrch survey --glob '!t/**' --term autocrlf --term safecrlf .
 """
 
+MCP_HELP = """\
+usage: asrch mcp [--root DIR ...]
+
+Serve survey, scout, sample and show as MCP tools over stdio, for coding agents
+(Claude Code, Codex, Cursor, VS Code). Each tool answers with the text these
+commands print and the --format json object. Only paths inside the roots are
+searched; relative paths start at the first root. Needs the extra:
+pip install 'asrch[mcp]'. Ends when the client closes stdin, or on SIGTERM.
+
+options:
+  --root DIR    a directory the tools may search (repeatable; default: .)
+
+examples:
+  asrch mcp
+  claude mcp add asrch -- asrch mcp
+  asrch mcp --root ~/src/project --root ~/src/library
+"""
+
 COMMAND_HELP = {
     "survey": SURVEY_HELP,
     "scout": SCOUT_HELP,
     "sample": SAMPLE_HELP,
     "show": SHOW_HELP,
+    "mcp": MCP_HELP,
 }

@@ -49,3 +49,46 @@ def test_the_text_path_imports_no_pydantic(tmp_path: Path, args: tuple[str, ...]
 def test_the_json_path_imports_the_contract(tmp_path: Path) -> None:
     modules = _imported(tmp_path, "scout", "--format", "json", "connect", ".")
     assert {"pydantic", "asrch.contract.models"} <= modules
+
+
+# --- the MCP SDK (D29): only `asrch mcp` imports it -----------------------------------
+
+MCP_BOUNDARY = ("mcp", "mcp_types", "anyio", "starlette", "httpx", "httpx2")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [*COMMANDS, ("scout", "--format", "json", "connect", ".")],
+    ids=[" ".join(c) for c in [*COMMANDS, ("scout", "--format", "json", "connect", ".")]],
+)
+def test_the_command_line_never_imports_the_mcp_sdk(tmp_path: Path, args: tuple[str, ...]) -> None:
+    modules = _imported(tmp_path, *args)
+    assert "asrch.cli" in modules, "the listing is read correctly"
+    leaked = sorted(
+        m for m in modules if m.split(".")[0] in MCP_BOUNDARY or m.startswith("asrch.server")
+    )
+    assert not leaked, f"asrch {' '.join(args)} imports {leaked}"
+
+
+def test_asrch_mcp_without_the_sdk_says_how_to_install_it(tmp_path: Path) -> None:
+    # As if `mcp` were not installed: a None entry in sys.modules makes its import fail
+    # with ModuleNotFoundError, as a missing package does.
+    hide_sdk = (
+        "import sys; sys.modules['mcp'] = None; from asrch.entry import main; "
+        "raise SystemExit(main(['mcp']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", hide_sdk],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "error: asrch mcp needs the MCP SDK, which is not installed; "
+        "install it with: pip install 'asrch[mcp]'\n"
+    )

@@ -7,7 +7,7 @@ from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import as_typed, count_argv, operand
-from asrch.engine.process import run_to_end
+from asrch.engine.process import HERE, Launch, run_to_end
 from asrch.engine.stderr import RgSaid
 
 # One record: a path (any byte but NUL; newlines included), NUL, decimal count, LF.
@@ -57,14 +57,14 @@ def in_path_order(found: list[tuple[bytes, int]]) -> list[tuple[bytes, int]]:
     return [found[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
 
 
-def count_files(rg: str, query: Query, target: str, *, cap: int) -> Tally:
+def count_files(rg: str, query: Query, target: str, *, cap: int, launch: Launch = HERE) -> Tally:
     """Counts in rg's path order, cut at `cap` as a path-ordered scan would stop.
 
     rg runs without `--sort=path` (which would make it single-threaded) and every file
     is counted; sorting the counts by path and cutting at the cap gives exactly the
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
     """
-    output, said = run_to_end(count_argv(rg, query, target, sort=False))
+    output, said = run_to_end(count_argv(rg, query, target, sort=False), launch)
     found = parse_count_records(output)
     binary = None
     if query.filters.active:

@@ -20,21 +20,32 @@ from asrch.engine.json_events import (
     record_blocks,
     split_lines,
 )
-from asrch.engine.process import RgRun, run_to_end
+from asrch.engine.process import HERE, Launch, RgRun, run_to_end
 
 _CHUNK = 1 << 20
 
 
-def count_matches(rg: str, query: Query, file: str, *, cap: int) -> tuple[int, bool, int]:
+def count_matches(
+    rg: str, query: Query, file: str, *, cap: int, launch: Launch = HERE
+) -> tuple[int, bool, int]:
     """Matching lines in one file, at most `cap`: (count, capped, skipped)."""
     argv = count_argv(rg, query, file)
     argv.insert(1, f"--max-count={cap}")
-    output, said = run_to_end(argv)
+    output, said = run_to_end(argv, launch)
     total = sum(count for _path, count in parse_count_records(output))
     return min(total, cap), total >= cap, said.skipped
 
 
-def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
+def scan_file(
+    rg: str,
+    query: Query,
+    file: str,
+    *,
+    context: int,
+    keep: int,
+    cap: int,
+    launch: Launch = HERE,
+) -> FileScan:
     """The first `keep` matches of `file` with `context` lines around them, and the total.
 
     Context lines after the last kept match are kept too; the next match stops rg.
@@ -42,7 +53,7 @@ def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap:
     lines: list[SourceLine] = []
     kept = 0
     more = False
-    with RgRun(json_argv(rg, query, file, context=context)) as run:
+    with RgRun(json_argv(rg, query, file, context=context), launch) as run:
         for event in parse_events(split_lines(run.chunks())):
             if event.is_match and kept >= keep:
                 more = True
@@ -55,7 +66,7 @@ def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap:
         skipped = run.finish().skipped
     if not more:
         return FileScan(lines=tuple(lines), kept=kept, matches=kept, skipped=skipped)
-    total, capped, skipped = count_matches(rg, query, file, cap=cap)
+    total, capped, skipped = count_matches(rg, query, file, cap=cap, launch=launch)
     return FileScan(
         lines=tuple(lines),
         kept=kept,
@@ -65,10 +76,10 @@ def scan_file(rg: str, query: Query, file: str, *, context: int, keep: int, cap:
     )
 
 
-def _open_regular(file: str) -> int:
+def _open_regular(file: str, launch: Launch) -> int:
     """Open for reading without ever blocking on a FIFO that replaced the file."""
     try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(launch.here(file), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InputError(f"error: cannot read {quote(file)}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -77,7 +88,9 @@ def _open_regular(file: str) -> int:
     return fd
 
 
-def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]], int]:
+def read_lines(
+    file: str, start: int, end: int, launch: Launch = HERE
+) -> tuple[list[tuple[int, bytes]], int]:
     """Lines `start..end` (raw, LF kept) and the number of the file's last line.
 
     Streams the file in chunks: memory is the window, not the file. Window lines are
@@ -85,7 +98,7 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
     bytes the 800-byte cap cuts, depend on all of it. A last line without LF still
     counts; an empty file has last line 0.
     """
-    fd = _open_regular(file)
+    fd = _open_regular(file, launch)
     found: list[tuple[int, bytes]] = []
     number = 1
     current = bytearray()
@@ -129,7 +142,7 @@ def read_lines(file: str, start: int, end: int) -> tuple[list[tuple[int, bytes]]
 
 
 def window_matches(
-    rg: str, query: Query, file: str, start: int, end: int
+    rg: str, query: Query, file: str, start: int, end: int, *, launch: Launch = HERE
 ) -> dict[int, Span | None]:
     """Which of lines `start..end` match, with the span of each one's first match:
     rg's own answer on the whole file.
@@ -140,7 +153,7 @@ def window_matches(
     window; before it, only each block's last line number is read.
     """
     found: dict[int, Span | None] = {}
-    with RgRun(json_argv(rg, query, file)) as run:
+    with RgRun(json_argv(rg, query, file), launch) as run:
         for block in record_blocks(run.chunks()):
             last = last_line_number(block)
             if last is None or last < start:
@@ -155,11 +168,13 @@ def window_matches(
     return found
 
 
-def read_window(rg: str, query: Query, file: str, *, line: int, context: int) -> FileWindow:
+def read_window(
+    rg: str, query: Query, file: str, *, line: int, context: int, launch: Launch = HERE
+) -> FileWindow:
     start, end = max(1, line - context), line + context
-    raw, last = read_lines(file, start, end)
+    raw, last = read_lines(file, start, end, launch)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)
-    found = window_matches(rg, query, file, start, end)
+    found = window_matches(rg, query, file, start, end, launch=launch)
     lines = tuple(SourceLine(n, text, n in found, found.get(n)) for n, text in raw)
     return FileWindow(lines=lines, last_line=last)

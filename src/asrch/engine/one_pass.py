@@ -31,7 +31,7 @@ from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv, lines_argv
 from asrch.engine.counts import cut_at_cap, in_path_order, kept_by_filters
-from asrch.engine.process import kill_all, run_to_end, run_to_file, scratch_for_child
+from asrch.engine.process import HERE, Launch, run_to_end, run_to_file, scratch_for_child
 
 _READ = 1 << 20
 
@@ -105,21 +105,23 @@ def files_in_output(output: IO[bytes]) -> list[tuple[bytes, list[tuple[int, int,
 
 
 def lines_per_file(
-    rg: str, query: Query, lines: str, file_of_line: list[int], *, cap: int
+    rg: str, query: Query, lines: str, file_of_line: list[int], *, cap: int, launch: Launch = HERE
 ) -> "Counter[int]":
     """How many of the `lines` (a file of matched lines) `query` matches, per file,
     up to the first `cap` of them."""
     argv = judge_lines_argv(rg, query, lines, cap=cap)
-    output, _ = run_to_end(argv)
+    output, _ = run_to_end(argv, launch)
     # `N:` once per match: a set counts a line with two matches once.
     numbers = set(map(int, output.split(b":\n")[:-1]))
     return Counter(map(file_of_line.__getitem__, numbers))
 
 
-def count_terms(rg: str, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
+def count_terms(
+    rg: str, queries: Sequence[Query], target: str, *, cap: int, launch: Launch = HERE
+) -> list[Tally]:
     """One Tally per query under the directory `target`, each its own path-ordered
     scan cut at `cap`: one rg run over the tree, then per query over its matched lines."""
-    output, said = run_to_file(lines_argv(rg, queries, target))
+    output, said = run_to_file(lines_argv(rg, queries, target), launch)
     with output:
         files = files_in_output(output)
         # A binary file rg met is not counted by `rg --count` even if lines before its
@@ -143,7 +145,7 @@ def count_terms(rg: str, queries: Sequence[Query], target: str, *, cap: int) -> 
                     file_of_line.extend(repeat(index, count))
             lines.flush()
             del pieces, files
-            found = _judge_all(rg, queries, lines_path, file_of_line, cap=cap)
+            found = _judge_all(rg, queries, lines_path, file_of_line, cap=cap, launch=launch)
     return [
         cut_at_cap(
             ((path, per_file[i]) for i, path in enumerate(ordered) if i in per_file),
@@ -157,16 +159,24 @@ def count_terms(rg: str, queries: Sequence[Query], target: str, *, cap: int) -> 
 
 
 def _judge_all(
-    rg: str, queries: Sequence[Query], lines: str, file_of_line: list[int], *, cap: int
+    rg: str,
+    queries: Sequence[Query],
+    lines: str,
+    file_of_line: list[int],
+    *,
+    cap: int,
+    launch: Launch,
 ) -> list["Counter[int]"]:
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
         futures = [
-            pool.submit(lines_per_file, rg, q, lines, file_of_line, cap=cap) for q in queries
+            pool.submit(lines_per_file, rg, q, lines, file_of_line, cap=cap, launch=launch)
+            for q in queries
         ]
         try:
             return [f.result() for f in futures]
         except BaseException:
             for future in futures:
                 future.cancel()
-            kill_all()
+            # Only this caller's children: a server's other calls go on.
+            launch.stop_all()
             raise

@@ -1,11 +1,12 @@
 """One rg child: start it, stream its stdout, stop it early, always reap it."""
 
 import os
+import signal
 import subprocess
 import threading
 from collections.abc import Iterator
 from types import TracebackType
-from typing import IO
+from typing import IO, NamedTuple
 
 from asrch.domain.errors import EngineError
 from asrch.domain.values import quote
@@ -23,8 +24,81 @@ def kill_all() -> None:
     with _LIVE_LOCK:
         children = list(_LIVE)
     for child in children:
-        if child.poll() is None:
+        _kill(child)
+
+
+def _kill(child: "subprocess.Popen[bytes]") -> None:
+    """SIGKILL a child that has not been reaped: its whole process group if it leads one
+    (started by a `Children`), else the child alone."""
+    if child.poll() is not None:
+        return
+    try:
+        if os.getpgid(child.pid) == child.pid:
+            os.killpg(child.pid, signal.SIGKILL)
+        else:
             child.kill()
+    except ProcessLookupError:
+        pass
+
+
+class Children:
+    """The rg children of one caller (an MCP tool call), which can be stopped at once.
+
+    Each child starts in its own process group. `stop()` kills and reaps every child
+    still running and refuses any later one, so a cancelled call leaves no rg behind
+    even while its worker thread is still between two searches (survey runs several).
+    """
+
+    def __init__(self) -> None:
+        self._live: set[subprocess.Popen[bytes]] = set()
+        self._lock = threading.Lock()
+        self._stopped = False
+
+    def adopt(self, child: "subprocess.Popen[bytes]") -> None:
+        with self._lock:
+            if not self._stopped:
+                self._live.add(child)
+                return
+        _kill(child)
+        child.wait()
+        raise EngineError("error: the search was cancelled")
+
+    def release(self, child: "subprocess.Popen[bytes]") -> None:
+        with self._lock:
+            self._live.discard(child)
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            children = list(self._live)
+        for child in children:
+            _kill(child)
+            child.wait()
+
+
+class Launch(NamedTuple):
+    """Where rg children start: the working directory they run in (None: this process's)
+    and the `Children` that own them (None: only the process-wide registry).
+
+    A NamedTuple, not a dataclass: this module is on every command's start-up path."""
+
+    cwd: str | None = None
+    children: Children | None = None
+
+    def here(self, path: str) -> str:
+        """`path` as this process must spell it to open what rg, in `cwd`, opens."""
+        return path if self.cwd is None else os.path.join(self.cwd, path)
+
+    def stop_all(self) -> None:
+        """Kill every rg child still running that this launch answers for (a sibling
+        search failed): the caller's own, or without `Children` the process's."""
+        if self.children is not None:
+            self.children.stop()
+        else:
+            kill_all()
+
+
+HERE = Launch()
 
 
 class RgRun:
@@ -35,11 +109,12 @@ class RgRun:
     of skipped files must not stop at some size (a line is ~100 bytes a file).
     """
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], launch: Launch = HERE) -> None:
         self.argv = argv
         self.stopped_early = False
         self._stderr = bytearray()
-        self._child = _start(argv, subprocess.PIPE, subprocess.PIPE)
+        self._launch = launch
+        self._child = _start(argv, subprocess.PIPE, subprocess.PIPE, launch)
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
 
@@ -60,13 +135,12 @@ class RgRun:
         self._reap()
 
     def _reap(self) -> None:
-        if self._child.poll() is None:
-            self._child.kill()
+        _kill(self._child)
         if self._child.stdout is not None:
             self._child.stdout.close()
         self._child.wait()
         self._drain.join()
-        _forget(self._child)
+        _forget(self._child, self._launch)
 
     def __enter__(self) -> "RgRun":
         return self
@@ -91,7 +165,7 @@ class RgRun:
         return judge(self._child.returncode, said)
 
 
-def run_to_end(argv: list[str]) -> tuple[bytes, RgSaid]:
+def run_to_end(argv: list[str], launch: Launch = HERE) -> tuple[bytes, RgSaid]:
     """Run rg to its end and judge it: (its whole stdout, its stderr sorted).
 
     For plans that read all of rg's output anyway (counts). Through a pipe, each
@@ -99,27 +173,27 @@ def run_to_end(argv: list[str]) -> tuple[bytes, RgSaid]:
     wake-ups cost more than rg's search. rg writes into unnamed scratch files instead,
     read once it has exited; no stderr thread is needed either.
     """
-    out, said = run_to_file(argv)
+    out, said = run_to_file(argv, launch)
     with out:
         return out.read(), said
 
 
-def run_to_file(argv: list[str]) -> tuple[IO[bytes], RgSaid]:
+def run_to_file(argv: list[str], launch: Launch = HERE) -> tuple[IO[bytes], RgSaid]:
     """`run_to_end`, its stdout left in the scratch file (at its start) for the caller
     to read in pieces and close: megabytes of lines need not sit in memory at once,
     and rg never waits on a reader that the machine's load keeps from running."""
     out = _scratch()
     try:
         with _scratch() as err:
-            child = _start(argv, out, err)
+            child = _start(argv, out, err, launch)
             try:
                 child.wait()
             finally:
                 if child.poll() is None:
                     # Interrupted while waiting: the child goes with us.
-                    child.kill()
+                    _kill(child)
                     child.wait()
-                _forget(child)
+                _forget(child, launch)
             err.seek(0)
             said = judge(child.returncode, read_stderr(err.read(), operands(argv)))
     except BaseException:
@@ -140,6 +214,20 @@ def scratch_for_child() -> tuple[IO[bytes], str]:
     return named, named.name
 
 
+def run_plain(argv: list[str], launch: Launch = HERE) -> tuple[int, bytes]:
+    """Run rg on empty input to its end, unjudged: (its exit status, its stderr)."""
+    with _scratch() as out, _scratch() as err:
+        child = _start(argv, out, err, launch)
+        try:
+            child.wait()
+        finally:
+            _kill(child)
+            child.wait()
+            _forget(child, launch)
+        err.seek(0)
+        return child.returncode, err.read()
+
+
 def _scratch() -> IO[bytes]:
     if hasattr(os, "memfd_create"):
         return os.fdopen(os.memfd_create("asrch-rg"), "w+b")
@@ -149,11 +237,18 @@ def _scratch() -> IO[bytes]:
 
 
 def _start(
-    argv: list[str], stdout: int | IO[bytes], stderr: int | IO[bytes]
+    argv: list[str], stdout: int | IO[bytes], stderr: int | IO[bytes], launch: Launch
 ) -> "subprocess.Popen[bytes]":
     try:
         child = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, bufsize=0
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            bufsize=0,
+            cwd=launch.cwd,
+            # A caller that stops its children (`Children`) kills each one's whole group.
+            process_group=0 if launch.children is not None else None,
         )
     except OSError as exc:
         raise EngineError(
@@ -162,9 +257,17 @@ def _start(
         ) from None
     with _LIVE_LOCK:
         _LIVE.add(child)
+    if launch.children is not None:
+        try:
+            launch.children.adopt(child)
+        except EngineError:
+            _forget(child, launch)
+            raise
     return child
 
 
-def _forget(child: "subprocess.Popen[bytes]") -> None:
+def _forget(child: "subprocess.Popen[bytes]", launch: Launch) -> None:
     with _LIVE_LOCK:
         _LIVE.discard(child)
+    if launch.children is not None:
+        launch.children.release(child)

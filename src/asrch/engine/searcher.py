@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 from typing import TYPE_CHECKING, TypeVar
 
 from asrch.domain.errors import EngineError, InputError
@@ -12,6 +11,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, PathStatus
 from asrch.domain.values import quote
 from asrch.engine.binary import resolve_rg
+from asrch.engine.process import HERE, Children, Launch
 from asrch.engine.stderr import RgRefusedError
 
 if TYPE_CHECKING:
@@ -42,8 +42,14 @@ def _can_read(path: str, mode: int) -> str | None:
 
 
 class RipgrepSearcher:
-    def __init__(self, rg: str | None = None) -> None:
+    """Searches paths as rg sees them from `cwd` (None: this process's working directory);
+    with `children`, every rg it starts belongs to that set, which can stop them all."""
+
+    def __init__(
+        self, rg: str | None = None, *, cwd: str | None = None, children: Children | None = None
+    ) -> None:
         self._rg = rg
+        self._launch = HERE if cwd is None and children is None else Launch(cwd, children)
 
     @property
     def rg(self) -> str:
@@ -52,6 +58,7 @@ class RipgrepSearcher:
         return self._rg
 
     def inspect(self, path: str) -> PathStatus:
+        path = self._launch.here(path)
         try:
             mode = os.stat(path).st_mode
         except FileNotFoundError:
@@ -88,21 +95,17 @@ class RipgrepSearcher:
     def _refusal(self, query: Query) -> str | None:
         """rg's reason for refusing `query` alone, searched in empty input, or None."""
         from asrch.engine.argv import pattern_probe_argv
+        from asrch.engine.process import run_plain
         from asrch.engine.stderr import read_stderr, reason_of
 
         try:
-            probe = subprocess.run(
-                pattern_probe_argv(self.rg, query),
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                check=False,
-            )
-        except OSError as exc:
-            return exc.strerror or str(exc)
-        said = read_stderr(probe.stderr, [])
-        if probe.returncode in (0, 1) and said.complaint is None:
+            returncode, stderr = run_plain(pattern_probe_argv(self.rg, query), self._launch)
+        except EngineError as exc:
+            return exc.message
+        said = read_stderr(stderr, [])
+        if returncode in (0, 1) and said.complaint is None:
             return None
-        return reason_of(said.complaint or f"exit status {probe.returncode}")
+        return reason_of(said.complaint or f"exit status {returncode}")
 
     def file_types(self) -> dict[str, tuple[str, ...]]:
         from asrch.engine.argv import type_list_argv
@@ -119,13 +122,11 @@ class RipgrepSearcher:
         return types
 
     def resolve(self, path: str) -> str:
-        return os.path.realpath(path)
+        return os.path.realpath(self._launch.here(path))
 
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """Several counting rg children at once, one per (query, target), results in order."""
         from concurrent.futures import ThreadPoolExecutor
-
-        from asrch.engine.process import kill_all
 
         if len(searches) <= 1:
             return [self.count(q, t, cap=cap) for q, t in searches]
@@ -137,7 +138,8 @@ class RipgrepSearcher:
             except BaseException:
                 for future in futures:
                     future.cancel()
-                kill_all()
+                # Only this searcher's children: a server's other calls go on.
+                self._launch.stop_all()
                 raise
 
     def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
@@ -150,12 +152,12 @@ class RipgrepSearcher:
         one_mode = len({q.mode for q in queries}) == 1
         if len(queries) <= 1 or not one_mode or queries[0].mode is Mode.REGEX:
             return self.count_many([(q, target) for q in queries], cap=cap)
-        if not os.path.isdir(target):
+        if not os.path.isdir(self._launch.here(target)):
             return self.count_many([(q, target) for q in queries], cap=cap)
         from asrch.engine.one_pass import count_terms
 
         try:
-            return count_terms(self.rg, queries, target, cap=cap)
+            return count_terms(self.rg, queries, target, cap=cap, launch=self._launch)
         except RgRefusedError:
             # Whose fault: each query alone says (and blames it).
             return self.count_many([(q, target) for q in queries], cap=cap)
@@ -163,19 +165,26 @@ class RipgrepSearcher:
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         from asrch.engine.counts import count_files
 
-        return self._judged(query, lambda: count_files(self.rg, query, target, cap=cap))
+        return self._judged(
+            query, lambda: count_files(self.rg, query, target, cap=cap, launch=self._launch)
+        )
 
     def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
         from asrch.engine.files import scan_file
 
         return self._judged(
             query,
-            lambda: scan_file(self.rg, query, file, context=context, keep=keep, cap=cap),
+            lambda: scan_file(
+                self.rg, query, file, context=context, keep=keep, cap=cap, launch=self._launch
+            ),
         )
 
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
         from asrch.engine.files import read_window
 
         return self._judged(
-            query, lambda: read_window(self.rg, query, file, line=line, context=context)
+            query,
+            lambda: read_window(
+                self.rg, query, file, line=line, context=context, launch=self._launch
+            ),
         )

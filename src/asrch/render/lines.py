@@ -28,6 +28,14 @@ def cap_text(text: str, limit: int = LINE_CAP) -> str:
     return "\n".join(cap_line(line, limit) for line in text.split("\n"))
 
 
+def printed(text: str) -> bytes:
+    """The bytes asrch prints for `text`: every line capped, never invalid UTF-8 (D8).
+
+    The command line writes them; the MCP server sends them, decoded, as its text.
+    """
+    return cap_text(text).encode("utf-8", "backslashreplace")
+
+
 def _picture(code: int) -> str:
     # Unicode Control Pictures: visible, one column, never a real control.
     return chr(0x2400 + code) if code < 0x20 else "\u2421"

@@ -1,0 +1,59 @@
+"""The directories a server may search, and the check that keeps every path inside them.
+
+A path is resolved as rg, started in the first root, would open it: relative to the
+first root, every symlink on the way followed, `..` taken after the link it follows (as
+the system does). Where it lands must be one of the roots or below one. rg never follows
+a symlink it meets while walking a directory (D21), so a link *inside* a searched
+directory that leads out is not searched, and needs no check.
+"""
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from asrch.domain.errors import InputError
+from asrch.domain.values import quote
+
+
+@dataclass(frozen=True, slots=True)
+class Roots:
+    real: tuple[str, ...]
+    """Each root, absolute with its symlinks resolved; the first is where paths start."""
+
+    @classmethod
+    def of(cls, given: Sequence[str]) -> "Roots":
+        """The roots named by `--root` (default: the working directory), each checked."""
+        real = []
+        for root in given or (os.getcwd(),):
+            if not os.path.isdir(root):
+                what = "does not exist" if not os.path.exists(root) else "is not a directory"
+                raise InputError(f"error: --root {quote(root)} {what}; give a directory")
+            real.append(os.path.realpath(root))
+        return cls(tuple(dict.fromkeys(real)))
+
+    @property
+    def first(self) -> str:
+        return self.real[0]
+
+    def confine(self, path: str, what: str = "path") -> str:
+        """`path` unchanged if it resolves inside a root; else the one-line refusal."""
+        refuse_nul(path, what)
+        landed = os.path.realpath(os.path.join(self.first, path))
+        if any(_within(landed, root) for root in self.real):
+            return path
+        listed = ", ".join(quote(root) for root in self.real)
+        raise InputError(
+            f"error: {what} {quote(path)} is outside the server's roots ({listed}); "
+            "give a path inside one (relative paths start at the first)"
+        )
+
+
+def refuse_nul(value: str, what: str) -> None:
+    """A JSON string may hold U+0000, which no file name or rg argument can (a command
+    line cannot pass one at all): an input error, not a crash in `os` or `subprocess`."""
+    if "\0" in value:
+        raise InputError(f"error: {what} {quote(value)} holds a NUL character; remove it")
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

@@ -1,0 +1,132 @@
+"""Talking to the server as a client does, and to the command line as a shell does."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import anyio
+from mcp import Client
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult
+
+from tests.support import warm
+
+Call = tuple[str, dict[str, Any]]
+
+
+def call_tools(server: MCPServer, *calls: Call) -> list[CallToolResult]:
+    """Each call in turn, through the SDK's in-memory client."""
+
+    async def run() -> list[CallToolResult]:
+        async with Client(server) as client:
+            return [await client.call_tool(name, arguments) for name, arguments in calls]
+
+    return anyio.run(run)
+
+
+def call_tool(server: MCPServer, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    return call_tools(server, (name, arguments))[0]
+
+
+def text_of(result: CallToolResult) -> str:
+    assert len(result.content) == 1
+    block = result.content[0]
+    assert block.type == "text"
+    return block.text
+
+
+class Shell(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(cwd: Path, *args: str, env: Mapping[str, str] | None = None) -> Shell:
+    """`asrch ARGS` from `cwd`, as a shell runs it: a child of the suite's warm server
+    (tests/support/warm.py), or a fresh interpreter with ASRCH_TESTS_COLD=1."""
+    environment = {**os.environ, **(env or {})}
+    if not warm.cold():
+        ran = warm.run([os.fsencode(a) for a in args], cwd=cwd, env=environment, timeout=120)
+        return Shell(ran.status, ran.stdout.decode("utf-8"), ran.stderr.decode("utf-8"))
+    done = subprocess.run(
+        [sys.executable, "-m", "asrch", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=environment,
+    )
+    return Shell(done.returncode, done.stdout, done.stderr)
+
+
+def cli_json(cwd: Path, args: Sequence[str]) -> Any:
+    done = run_cli(cwd, args[0], "--format", "json", *args[1:])
+    assert done.returncode in (0, 3), done.stderr
+    return json.loads(done.stdout)
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.02)
+
+
+class Member(NamedTuple):
+    pid: int
+    state: str
+    ppid: int
+
+
+def group_members(pgid: int) -> list[Member]:
+    """The processes in process group `pgid`, zombies (exited, not yet reaped) included."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path("/proc", entry, "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses.
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid:
+            members.append(Member(int(entry), fields[0], int(fields[1])))
+    return members
+
+
+def left_behind(pgid: int, owner: int) -> list[Member]:
+    """What of group `pgid` outlives its call: any process still running, or one that
+    exited but `owner` (the server that started the group) has not reaped. A zombie
+    whose parent died with it belongs to init, which reaps it when it will."""
+    return [m for m in group_members(pgid) if m.state != "Z" or m.ppid == owner]
+
+
+def slow_rg(directory: Path, real_rg: str, *, slow_term: str, seconds: int) -> tuple[Path, Path]:
+    """An rg that, for a search naming `slow_term`, records its pid and sleeps first,
+    then is the real rg (exec). Its `sleep` child shares its process group, as any
+    child of rg would: a kill of the group must take both.
+
+    Returns (the script, the file its pids are appended to)."""
+    pids = directory / "rg-pids"
+    script = directory / "slow-rg"
+    script.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        f"  *{slow_term}*) echo $$ >> {pids}; sleep {seconds} ;;\n"
+        "esac\n"
+        f'exec {real_rg} "$@"\n'
+    )
+    script.chmod(0o755)
+    return script, pids
+
+
+def recorded(pids: Path) -> list[int]:
+    return [int(line) for line in pids.read_text().split()] if pids.exists() else []

@@ -1,0 +1,173 @@
+"""The server searches only inside its roots: every way out is refused before rg runs.
+
+A symlink met while rg walks a directory is not followed (rg's default, D21), so a link
+inside a searched directory that leads out needs no refusal: it is simply not searched.
+"""
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from asrch.engine.binary import resolve_rg
+from asrch.server.app import build_server
+from asrch.server.roots import Roots
+from tests.server.helpers import call_tool, call_tools, run_cli, text_of
+
+SECRET = "zebra_secret"
+
+
+@pytest.fixture
+def layout(corpus: Path, tmp_path: Path) -> dict[str, Path]:
+    """The corpus as the first root, a second root, and a directory outside both,
+    with links out of the root and one inside a searched directory."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text(f"{SECRET} = 1\n")
+    library = tmp_path / "library"
+    library.mkdir()
+    (library / "lib.py").write_text("def connect(): pass\n")
+    (corpus / "out_dir").symlink_to(outside)
+    (corpus / "out_file.py").symlink_to(outside / "secret.py")
+    (corpus / "src" / "inner_link").symlink_to(outside)
+    (corpus / "in_link").symlink_to(corpus / "src")
+    return {"root": corpus, "library": library, "outside": outside}
+
+
+def _recording_rg(directory: Path) -> tuple[str, Path]:
+    """The real rg, each run noted in a log: which calls reached rg at all."""
+    log = directory / "rg-runs"
+    script = directory / "recording-rg"
+    script.write_text(f'#!/bin/sh\necho run >> {log}\nexec {resolve_rg()} "$@"\n')
+    script.chmod(0o755)
+    return str(script), log
+
+
+def _escapes(layout: dict[str, Path]) -> list[tuple[str, dict[str, Any]]]:
+    outside = str(layout["outside"])
+    return [
+        ("scout", {"query": SECRET, "path": ".."}),
+        ("scout", {"query": SECRET, "path": "../outside"}),
+        ("scout", {"query": SECRET, "path": "src/../../outside"}),
+        ("scout", {"query": SECRET, "path": outside}),
+        ("scout", {"query": SECRET, "path": "/"}),
+        ("scout", {"query": SECRET, "path": "out_dir"}),
+        ("scout", {"query": SECRET, "path": "src/inner_link"}),
+        ("survey", {"terms": [SECRET], "paths": ["src", "out_dir"]}),
+        ("sample", {"query": SECRET, "file": "out_file.py"}),
+        ("sample", {"query": SECRET, "file": "out_dir/secret.py"}),
+        ("show", {"query": SECRET, "file": f"{outside}/secret.py"}),
+        ("show", {"query": SECRET, "file": "in_link/../../outside/secret.py", "line": 1}),
+    ]
+
+
+def test_every_escape_is_refused_before_rg_runs(layout: dict[str, Path], tmp_path: Path) -> None:
+    rg, log = _recording_rg(tmp_path)
+    server = build_server([str(layout["root"]), str(layout["library"])], rg=rg)
+    escapes = _escapes(layout)
+    results = call_tools(server, *escapes)
+    for (tool, arguments), result in zip(escapes, results, strict=True):
+        assert result.is_error is True, (tool, arguments)
+        message = text_of(result)
+        assert message.startswith("error: "), message
+        assert "is outside the server's roots" in message, message
+        assert str(layout["root"]) in message and str(layout["library"]) in message
+        assert message.count("\n") == 1
+    assert not log.exists(), "rg ran for a refused call"
+    # The recorder does record: an allowed call reaches rg.
+    assert call_tool(server, "scout", {"query": "connect"}).is_error is False
+    assert log.read_text().count("run") >= 1
+
+
+def test_the_refusal_names_the_path_as_given(layout: dict[str, Path]) -> None:
+    server = build_server([str(layout["root"])])
+    result = call_tool(server, "sample", {"query": "x", "file": "../outside/secret.py"})
+    root = layout["root"]
+    assert text_of(result) == (
+        f"error: file ../outside/secret.py is outside the server's roots ({root}); "
+        "give a path inside one (relative paths start at the first)\n"
+    )
+
+
+ALLOWED = [
+    ("scout", {"query": "connect", "path": "src/../src"}, ["scout", "connect", "src/../src"]),
+    ("scout", {"query": "connect", "path": "in_link"}, ["scout", "connect", "in_link"]),
+    ("scout", {"query": "connect", "path": "./src/net/"}, ["scout", "connect", "./src/net/"]),
+    (
+        "sample",
+        {"query": "connect", "file": "in_link/net/pool.py"},
+        ["sample", "connect", "in_link/net/pool.py"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments", "argv"), ALLOWED, ids=[a[2][-1] for a in ALLOWED])
+def test_a_path_that_stays_inside_is_searched_as_the_command_line_does(
+    layout: dict[str, Path], tool: str, arguments: dict[str, Any], argv: list[str]
+) -> None:
+    result = call_tool(build_server([str(layout["root"])]), tool, arguments)
+    assert result.is_error is False
+    assert text_of(result) == run_cli(layout["root"], *argv).stdout
+
+
+def test_an_absolute_path_inside_any_root_is_searched(layout: dict[str, Path]) -> None:
+    server = build_server([str(layout["root"]), str(layout["library"])])
+    inside_first = str(layout["root"] / "src")
+    in_second = str(layout["library"])
+    first, second = call_tools(
+        server,
+        ("scout", {"query": "connect", "path": inside_first}),
+        ("scout", {"query": "connect", "path": in_second}),
+    )
+    assert text_of(first) == run_cli(layout["root"], "scout", "connect", inside_first).stdout
+    assert text_of(second) == run_cli(layout["root"], "scout", "connect", in_second).stdout
+    assert second.structured_content is not None
+    assert second.structured_content["matches"] == 1
+
+
+def test_relative_paths_start_at_the_first_root_only(layout: dict[str, Path]) -> None:
+    server = build_server([str(layout["root"]), str(layout["library"])])
+    result = call_tool(server, "sample", {"query": "connect", "file": "lib.py"})
+    assert result.is_error is True
+    assert text_of(result) == "error: file lib.py does not exist\n"
+
+
+def test_a_symlink_inside_a_searched_directory_is_not_followed(layout: dict[str, Path]) -> None:
+    """rg does not follow links while walking: the secret behind src/inner_link is not
+    counted, though it is one file away."""
+    server = build_server([str(layout["root"])])
+    hidden, direct = call_tools(
+        server,
+        ("scout", {"query": SECRET, "path": "src"}),
+        ("scout", {"query": SECRET, "path": "."}),
+    )
+    for result in (hidden, direct):
+        assert result.is_error is False
+        assert result.structured_content is not None
+        assert result.structured_content["matches"] == 0
+    assert text_of(hidden) == run_cli(layout["root"], "scout", SECRET, "src").stdout
+    # The command line, not confined, finds it when named: the link is real.
+    outside = run_cli(layout["root"], "scout", SECRET, "out_dir")
+    assert "matches: 1" in outside.stdout
+
+
+def test_roots_are_checked_when_the_server_starts(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    for root, what in (
+        (tmp_path / "nope", "does not exist"),
+        (tmp_path / "file", "is not a directory"),
+    ):
+        with pytest.raises(Exception, match=what):
+            Roots.of([str(root)])
+        done = run_cli(tmp_path, "mcp", "--root", str(root))
+        assert done.returncode == 2
+        assert done.stderr == f"error: --root {root} {what}; give a directory\n"
+        assert done.stdout == ""
+
+
+def test_without_roots_the_working_directory_is_the_root(
+    layout: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(layout["root"] / "src")
+    assert Roots.of([]).real == (os.path.realpath(layout["root"] / "src"),)

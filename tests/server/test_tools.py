@@ -1,0 +1,275 @@
+"""Every tool through the SDK's in-memory client: the text is the command line's text,
+the structured content its --format json object; every error is a tool error with the
+command line's one-line message."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from asrch.server.app import build_server
+from tests.server.helpers import call_tool, call_tools, cli_json, run_cli, text_of
+
+# (tool, arguments, the same question on the command line)
+ANSWERS: list[tuple[str, dict[str, Any], list[str]]] = [
+    (
+        "survey",
+        {"terms": ["connect", "retry"], "paths": ["src", "docs"]},
+        ["survey", "--term", "connect", "--term", "retry", "src", "docs"],
+    ),
+    ("survey", {"terms": ["id"], "mode": "identifier"}, ["survey", "--identifier", "--term", "id"]),
+    (
+        "survey",
+        {"terms": ["connect"], "paths": ["src/", "./src"]},
+        ["survey", "--term", "connect", "src/", "./src"],
+    ),
+    ("scout", {"query": "connect"}, ["scout", "connect"]),
+    ("scout", {"query": "connect", "path": "src/net"}, ["scout", "connect", "src/net"]),
+    ("scout", {"query": "pool", "mode": "word"}, ["scout", "--word", "pool"]),
+    (
+        "scout",
+        {"query": "re.ry", "path": "src", "mode": "regex"},
+        ["scout", "--regex", "re.ry", "src"],
+    ),
+    ("scout", {"query": "-e"}, ["scout", "--", "-e"]),
+    ("scout", {"query": "nothing-matches-this"}, ["scout", "nothing-matches-this"]),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt"},
+        ["sample", "hit", "samples/clusters.txt"],
+    ),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt", "clusters": 1, "page": 2},
+        ["sample", "hit", "samples/clusters.txt", "--clusters", "1", "--page", "2"],
+    ),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt", "page": 99},
+        ["sample", "hit", "samples/clusters.txt", "--page", "99"],
+    ),
+    (
+        "show",
+        {"query": "connect", "file": "src/net/client.py"},
+        ["show", "connect", "src/net/client.py"],
+    ),
+    (
+        "show",
+        {"query": "connect", "file": "src/net/client.py", "line": 3, "context": 1},
+        ["show", "connect", "src/net/client.py", "--line", "3", "--context", "1"],
+    ),
+    (
+        "show",
+        {"query": "item", "file": "samples/twentyone.txt"},
+        ["show", "item", "samples/twentyone.txt"],
+    ),
+    (
+        "show",
+        {"query": "of", "file": "samples/twentyone.txt", "mode": "word", "context": 0},
+        ["show", "--word", "of", "samples/twentyone.txt", "--context", "0"],
+    ),
+    # The 800-byte line cap, bytes that are not UTF-8, control characters, a name to quote.
+    (
+        "show",
+        {"query": "beacon", "file": "samples/long_line.txt"},
+        ["show", "beacon", "samples/long_line.txt"],
+    ),
+    ("show", {"query": "caf", "file": "samples/latin1.txt"}, ["show", "caf", "samples/latin1.txt"]),
+    (
+        "show",
+        {"query": "ctrl", "file": "samples/control.txt"},
+        ["show", "ctrl", "samples/control.txt"],
+    ),
+    ("scout", {"query": "release", "path": "docs"}, ["scout", "release", "docs"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argv"), ANSWERS, ids=[" ".join(a[2]) for a in ANSWERS]
+)
+def test_a_tool_answers_as_the_command_line_does(
+    corpus: Path, tool: str, arguments: dict[str, Any], argv: list[str]
+) -> None:
+    result = call_tool(build_server([str(corpus)]), tool, arguments)
+    shell = run_cli(corpus, *argv)
+    assert result.is_error is False
+    assert shell.returncode in (0, 3), shell.stderr
+    assert text_of(result) == shell.stdout
+    assert result.structured_content == cli_json(corpus, argv)
+
+
+def test_a_refused_show_is_an_answer_not_an_error(corpus: Path) -> None:
+    result = call_tool(
+        build_server([str(corpus)]), "show", {"query": "item", "file": "samples/twentyone.txt"}
+    )
+    assert result.is_error is False
+    assert result.structured_content is not None
+    assert result.structured_content["refused"] is True
+    assert "sample" in text_of(result)
+
+
+def test_the_answer_is_relative_to_the_first_root_whatever_the_working_directory(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = call_tool(build_server([str(corpus)]), "scout", {"query": "connect", "path": "src"})
+    assert text_of(result) == run_cli(corpus, "scout", "connect", "src").stdout
+
+
+# (tool, arguments, the same mistake on the command line)
+INPUT_ERRORS: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("scout", {"query": ""}, ["scout", ""]),
+    ("scout", {"query": "connect", "path": ""}, ["scout", "connect", ""]),
+    ("scout", {"query": "connect", "path": "nope"}, ["scout", "connect", "nope"]),
+    ("scout", {"query": "a|b", "mode": "regex"}, ["scout", "--regex", "a|b"]),
+    ("scout", {"query": "(", "mode": "regex"}, ["scout", "--regex", "("]),
+    ("survey", {"terms": []}, ["survey"]),
+    ("survey", {"terms": [""]}, ["survey", "--term", ""]),
+    (
+        "survey",
+        {"terms": [f"t{i}" for i in range(13)]},
+        ["survey", *[f"--term=t{i}" for i in range(13)]],
+    ),
+    (
+        "survey",
+        {"terms": ["x"], "paths": ["nope", "gone"]},
+        ["survey", "--term", "x", "nope", "gone"],
+    ),
+    ("sample", {"query": "hit", "file": "samples"}, ["sample", "hit", "samples"]),
+    ("sample", {"query": "hit", "file": "nope.txt"}, ["sample", "hit", "nope.txt"]),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt", "clusters": 6},
+        ["sample", "hit", "samples/clusters.txt", "--clusters", "6"],
+    ),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt", "clusters": 0},
+        ["sample", "hit", "samples/clusters.txt", "--clusters", "0"],
+    ),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt", "page": 0},
+        ["sample", "hit", "samples/clusters.txt", "--page", "0"],
+    ),
+    (
+        "show",
+        {"query": "x", "file": "README.md", "context": 6},
+        ["show", "x", "README.md", "--context", "6"],
+    ),
+    (
+        "show",
+        {"query": "x", "file": "README.md", "line": 9999},
+        ["show", "x", "README.md", "--line", "9999"],
+    ),
+    (
+        "show",
+        {"query": "x", "file": "README.md", "line": 0},
+        ["show", "x", "README.md", "--line", "0"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argv"), INPUT_ERRORS, ids=[" ".join(a[2])[:60] for a in INPUT_ERRORS]
+)
+def test_an_input_error_is_a_tool_error_with_the_command_lines_message(
+    corpus: Path, tool: str, arguments: dict[str, Any], argv: list[str]
+) -> None:
+    result = call_tool(build_server([str(corpus)]), tool, arguments)
+    shell = run_cli(corpus, *argv)
+    assert shell.returncode == 2
+    assert result.is_error is True
+    assert result.structured_content is None
+    assert text_of(result) == shell.stderr
+    assert text_of(result).count("\n") == 1
+
+
+def _script(path: Path, body: str) -> Path:
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize(
+    "rg",
+    [
+        pytest.param(lambda d: d / "missing-rg", id="missing"),
+        pytest.param(
+            lambda d: _script(d / "failing-rg", "echo 'rg: broken' >&2; exit 3\n"), id="fails"
+        ),
+        pytest.param(lambda d: _script(d / "garbage-rg", "echo garbage; exit 0\n"), id="garbage"),
+    ],
+)
+def test_an_engine_failure_is_a_tool_error_with_the_command_lines_message(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rg: Any
+) -> None:
+    path = str(rg(tmp_path))
+    shell = run_cli(corpus, "scout", "connect", env={"ASRCH_RG": path})
+    monkeypatch.setenv("ASRCH_RG", path)
+    # The server resolves rg as the command line does, on its first call.
+    result = call_tool(build_server([str(corpus)]), "scout", {"query": "connect"})
+    assert shell.returncode == 4
+    assert result.is_error is True
+    assert text_of(result) == shell.stderr
+
+
+def test_an_argument_of_the_wrong_type_is_a_tool_error_and_the_server_goes_on(corpus: Path) -> None:
+    # (tool, arguments, the argument the SDK's own validation names)
+    bad: list[tuple[str, dict[str, Any], str]] = [
+        ("sample", {"query": "hit", "file": "samples/clusters.txt", "clusters": "3"}, "clusters"),
+        ("sample", {"query": "hit", "file": "samples/clusters.txt", "page": 1.5}, "page"),
+        ("show", {"query": "x", "file": "README.md", "line": True}, "line"),
+        ("scout", {"query": 3}, "query"),
+        ("scout", {"path": "src"}, "query"),
+        ("scout", {"query": "x", "mode": "fuzzy"}, "mode"),
+        ("survey", {"terms": ["x"], "mode": "regex"}, "mode"),
+        ("survey", {"terms": "connect"}, "terms"),
+    ]
+    server = build_server([str(corpus)])
+    calls = [(tool, arguments) for tool, arguments, _ in bad]
+    *refused, answered = call_tools(server, *calls, ("scout", {"query": "connect"}))
+    for (tool, arguments, named), result in zip(bad, refused, strict=True):
+        assert result.is_error is True, (tool, arguments)
+        assert named in text_of(result), (tool, arguments)
+    assert answered.is_error is False
+    assert answered.structured_content is not None
+    assert answered.structured_content["matches"] == 22
+
+
+def test_a_bug_is_one_line_and_the_server_goes_on(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The safety net of D20: a renderer that raises is a bug in asrch, answered as the
+    command line words one (`error: internal error: …`), and the next call is answered."""
+
+    def broken(report: object) -> str:
+        raise RuntimeError("renderer broke")
+
+    server = build_server([str(corpus)])
+    monkeypatch.setattr("asrch.server.tools.render_scout", broken)
+    bug, fine = call_tools(
+        server,
+        ("scout", {"query": "connect"}),
+        ("sample", {"query": "hit", "file": "samples/clusters.txt"}),
+    )
+    assert bug.is_error is True
+    assert text_of(bug) == 'error: internal error: RuntimeError: "renderer broke"\n'
+    assert fine.is_error is False
+
+
+def test_a_nul_character_is_an_input_error_not_a_crash(corpus: Path) -> None:
+    """JSON can carry U+0000, which no command line can: refused in one line."""
+    nul: list[tuple[str, dict[str, Any], str]] = [
+        ("scout", {"query": "con\x00nect"}, "error: query "),
+        ("scout", {"query": "connect", "path": "src\x00"}, "error: path "),
+        ("survey", {"terms": ["a\x00"]}, "error: --term "),
+        ("sample", {"query": "hit", "file": "samples/clusters.txt\x00"}, "error: file "),
+        ("show", {"query": "\x00", "file": "README.md"}, "error: query "),
+    ]
+    results = call_tools(build_server([str(corpus)]), *[(t, a) for t, a, _ in nul])
+    for (tool, arguments, start), result in zip(nul, results, strict=True):
+        assert result.is_error is True, (tool, arguments)
+        message = text_of(result)
+        assert message.startswith(start) and "holds a NUL character" in message, message
+        assert "\\u0000" in message and message.count("\n") == 1
