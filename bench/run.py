@@ -238,6 +238,14 @@ def scenarios(work: Path) -> list[Scenario]:
             1.2,
         ),
         Scenario(
+            # D30: asrch filters the files rg yields (rg --type would re-include hidden
+            # files), so rg reads every file; the baseline's rg reads only the py files.
+            "scout --type py --glob '!test', stdlib vs rg --count --type py",
+            [*ASRCH, "scout", "--type", "py", "--glob", "!test", "frozenset", lib],
+            [[*rg_count("frozenset", lib)[:-2], "--type=py", "--glob=!test", "--", lib]],
+            3.0,
+        ),
+        Scenario(
             "survey 12 x 2, stdlib vs 24 rg --count",
             [*ASRCH, "survey", *(f"--term={t}" for t in SURVEY_TERMS), *survey_paths],
             [rg_count(t, p) for t in SURVEY_TERMS for p in survey_paths],

@@ -33,7 +33,8 @@ from asrch.domain.limits import (
     SHOW_CONTEXT_DEFAULT,
     SHOW_CONTEXT_MAX,
 )
-from asrch.domain.modes import Mode, mode_from_flags
+from asrch.domain.modes import mode_from_flags
+from asrch.domain.query import SearchOptions
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.help import APP_HELP, COMMAND_HELP
@@ -52,6 +53,12 @@ class CommonOptions(NamedTuple):
     word: OnOff = False
     identifier: OnOff = False
     regex: OnOff = False
+    ignore_case: Annotated[bool, Parameter(negative=()), Flag(aliases=("-i",))] = False
+    """D30: letters match in either case, in every mode."""
+    type: Annotated[list[str] | None, Text(repeatable=True)] = None
+    """D30: only files of these rg types (`rg --type-list`)."""
+    glob: Annotated[list[str] | None, Text(repeatable=True)] = None
+    """D30: only files matching these globs, and none of the `!GLOB` ones."""
     format: Annotated[str, Choice(("text", "json"))] = "text"
     """D27: the answer as text, or as one JSON object."""
 
@@ -59,9 +66,16 @@ class CommonOptions(NamedTuple):
     def as_json(self) -> bool:
         return self.format == "json"
 
-    def mode(self, *, allow_regex: bool = True) -> Mode:
-        return mode_from_flags(
+    def options(self, *, allow_regex: bool = True) -> SearchOptions:
+        """The search options of the call, for its use case."""
+        mode = mode_from_flags(
             word=self.word, identifier=self.identifier, regex=self.regex, allow_regex=allow_regex
+        )
+        return SearchOptions(
+            mode=mode,
+            ignore_case=self.ignore_case,
+            types=tuple(self.type or ()),
+            globs=tuple(self.glob or ()),
         )
 
 
@@ -86,8 +100,8 @@ def survey(
     from asrch.commands.survey import run_survey
     from asrch.render.survey import render_survey
 
-    mode = common.mode(allow_regex=False)
-    report = run_survey(searcher, term or [], list(paths) or ["."], mode)
+    options = common.options(allow_regex=False)
+    report = run_survey(searcher, term or [], list(paths) or ["."], options)
     emit(report, render_survey, as_json=common.as_json)
     return ExitStatus.OK
 
@@ -97,7 +111,7 @@ def scout(query: str, path: str = ".", /, *, common: Common = DEFAULTS) -> int:
     from asrch.commands.scout import run_scout
     from asrch.render.scout import render_scout
 
-    report = run_scout(searcher, query, path, common.mode())
+    report = run_scout(searcher, query, path, common.options())
     emit(report, render_scout, as_json=common.as_json)
     return ExitStatus.OK
 
@@ -115,8 +129,8 @@ def sample(
     from asrch.commands.sample import run_sample
     from asrch.render.sample import render_sample
 
-    mode = common.mode()
-    report = run_sample(searcher, query, file, mode, clusters=clusters, page=page)
+    options = common.options()
+    report = run_sample(searcher, query, file, options, clusters=clusters, page=page)
     emit(report, render_sample, as_json=common.as_json)
     return ExitStatus.OK
 
@@ -134,8 +148,8 @@ def show(
     from asrch.commands.show import run_show
     from asrch.render.show import render_show
 
-    mode = common.mode()
-    report = run_show(searcher, query, file, mode, line=line, context=context)
+    options = common.options()
+    report = run_show(searcher, query, file, options, line=line, context=context)
     emit(report, render_show, as_json=common.as_json)
     return ExitStatus.REFUSED if report.refused else ExitStatus.OK
 

@@ -13,7 +13,8 @@ commands:
   show     one term in one file: up to 20 matches with context, or --line N
   mcp      serve the four commands as MCP tools over stdio (pip install 'asrch[mcp]')
 
-protocol: survey -> scout -> sample -> show --line
+protocol: survey -> scout -> sample -> show --line; an answer with a next
+  step ends with `next: asrch ...`, a command to paste as it is
 output: text; `asrch COMMAND --format json ...` prints one JSON object instead
 
 options:
@@ -27,6 +28,15 @@ exit status: 0 results (zero matches too), 2 input error,
 
 FORMAT = "  --format F    text (default) or json: one JSON object, the same numbers"
 
+NARROWING = """\
+narrowing (they only narrow: no filter brings back an excluded, ignored or
+hidden file):
+  -i, --ignore-case  letters match in either case, in any mode
+  --type NAME   only files of rg's type NAME (`rg --type-list`); repeatable
+  --glob GLOB   only files matching GLOB, none matching !GLOB; repeatable;
+                with a /, GLOB matches the path as typed from here (src/**);
+                without, a name at any depth (*.py)"""
+
 MODES = """\
 modes (mutually exclusive; default: fixed-string substring, case-sensitive):
   --word        fixed string with word boundaries
@@ -34,7 +44,7 @@ modes (mutually exclusive; default: fixed-string substring, case-sensitive):
   --regex       ripgrep regex; an unescaped | is refused (use survey)"""
 
 SCOUT_HELP = f"""\
-usage: asrch scout [MODE] QUERY [PATH]
+usage: asrch scout [MODE] [NARROWING] QUERY [PATH]
 
 Count the lines matching QUERY under PATH (default .) and show where they are:
 the top 5 directories and top 5 files, paths relative to PATH. The scan stops
@@ -43,16 +53,21 @@ at 50000 matching lines and says `at least`.
 options:
 {FORMAT}
 
+{NARROWING}
+
 {MODES}
 
 examples:
   asrch scout connect src
   asrch scout --identifier id .
   asrch scout -- --files      (a term that starts with -)
+  asrch scout -i rollover src
+  asrch scout --type c autocrlf .
+  asrch scout --glob '!t/**' autocrlf .
 """
 
 SAMPLE_HELP = f"""\
-usage: asrch sample [MODE] QUERY FILE [--clusters N] [--page N]
+usage: asrch sample [MODE] [NARROWING] QUERY FILE [--clusters N] [--page N]
 
 Group the lines of FILE (one regular file) that match QUERY into clusters:
 matches at most 2 lines apart share one. Each cluster prints its range, its
@@ -64,16 +79,21 @@ options:
   --page N      page to print, 1 or more (default 1); past the end: empty page
 {FORMAT}
 
+{NARROWING}
+
 {MODES}
 
 examples:
   asrch sample connect src/net/client.py
   asrch sample --identifier retry src/util/retry.py --page 2
   asrch sample hit samples/clusters.txt --clusters 5
+  asrch sample -i retry src/util/retry.py
+  asrch sample --type py connect src/net/client.py
+  asrch sample --glob '*.py' connect src/net/client.py
 """
 
 SHOW_HELP = f"""\
-usage: asrch show [MODE] QUERY FILE [--line N] [--context N]
+usage: asrch show [MODE] [NARROWING] QUERY FILE [--line N] [--context N]
 
 Print the lines of FILE (one regular file) that match QUERY, with context.
 More than 20 matching lines: no snippet, a note to narrow, exit status 3.
@@ -84,16 +104,21 @@ options:
   --context N   lines before and after, 0-5 (default 2)
 {FORMAT}
 
+{NARROWING}
+
 {MODES}
 
 examples:
   asrch show connect src/net/client.py
   asrch show --word retry src/util/retry.py --context 0
   asrch show hit samples/clusters.txt --line 16 --context 3
+  asrch show -i RETRY src/util/retry.py
+  asrch show --type py connect src/net/pool.py
+  asrch show --glob '!tests/**' connect src/net/pool.py
 """
 
 SURVEY_HELP = f"""\
-usage: asrch survey [--word | --identifier] --term T [--term T ...] [PATH ...]
+usage: asrch survey [--word | --identifier] [NARROWING] --term T [--term T ...] [PATH ...]
 
 Compare up to 12 terms across up to 8 paths (default .): per term the matching
 lines, files and the dominant path; per path the terms that matched there, with
@@ -102,6 +127,9 @@ search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice
 
 options:
 {FORMAT}
+
+{NARROWING}
+  (survey applies them to every term x path pair)
 
 modes (mutually exclusive; default: fixed-string substring, case-sensitive):
   --word        fixed string with word boundaries
@@ -112,6 +140,9 @@ examples:
   asrch survey --term connect --term retry src docs
   asrch survey --identifier --term id --term idx src
   asrch survey --term=-e .      (a term that starts with -)
+  asrch survey -i --term rollover --term should_rollover .
+  asrch survey --type c --term autocrlf --term safecrlf .
+  asrch survey --glob '!t/**' --term autocrlf --term safecrlf .
 """
 
 MCP_HELP = """\

@@ -174,6 +174,10 @@ def test_the_json_answer_says_what_the_text_says(
     assert answer["command"] == text.block == shlex.split(example.command)[1], where
     assert answer["schema_version"] == "1"
     assert [n["message"] for n in answer["notices"]] == text.notes, where
+    assert answer["next"] == text.next, f"{where}: JSON next is not the text's next: line"
+    assert answer["case"] == text.fields["case"], where
+    assert answer["types"] == text.lists.get("types", []), where
+    assert answer["globs"] == text.lists.get("globs", []), where
     match answer["command"]:
         case "scout":
             _same_scout(text, answer)

@@ -5,6 +5,7 @@ numbers without trusting the code that wrote either.
 """
 
 import re
+import shlex
 from dataclasses import dataclass, field
 
 _BLOCK = re.compile(r"^([a-z_]+):$")
@@ -12,6 +13,7 @@ _TABLE = re.compile(r"^( *)([a-z_]+)\[([a-z_,]+)\]:$")
 _LIST = re.compile(r"^([a-z_]+)\[(\d+)\]:$")
 _ITEM = re.compile(r"^  - ([a-z_]+): (.*)$")
 _FIELD = re.compile(r"^  ([a-z_]+): (.*)$")
+_LIST_FIELD = re.compile(r"^  ([a-z_]+)\[(\d+)\]: (.*)$")
 _HEADER = re.compile(r"^== (.*) (\d+)-(\d+) \((\d+) hits?, cluster (\d+)/(\d+)\) ==$")
 _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
 _ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
@@ -108,6 +110,10 @@ class Answer:
     snippets: list[list[Line]] = field(default_factory=list)
     """Snippets outside any cluster (`show`)."""
     notes: list[str] = field(default_factory=list)
+    lists: dict[str, list[str]] = field(default_factory=dict)
+    """Header fields written as inline lists (`globs[2]: "*.py","!t/**"`)."""
+    next: list[str] | None = None
+    """The `next:` line's command, split as a shell splits it."""
 
 
 def read(text: str) -> Answer:
@@ -118,6 +124,9 @@ def read(text: str) -> Answer:
     for line in text.removesuffix("\n").split("\n"):
         if line.startswith("note: "):
             answer.notes.append(line.removeprefix("note: "))
+        elif line.startswith("next: "):
+            assert answer.next is None, "two next: lines"
+            answer.next = shlex.split(line.removeprefix("next: "))
         elif m := _BLOCK.match(line):
             answer.block = m.group(1)
         elif m := _LIST.match(line):
@@ -135,6 +144,10 @@ def read(text: str) -> Answer:
             values = split_row(line.strip(" "))
             assert len(values) == len(table.columns), f"row {line!r} for {table.columns}"
             table.rows.append(dict(zip(table.columns, values, strict=True)))
+        elif (m := _LIST_FIELD.match(line)) and table is None:
+            values = split_row(m.group(3))
+            assert len(values) == int(m.group(2)), f"{line!r} declares {m.group(2)} values"
+            answer.lists[m.group(1)] = values
         elif m := _FIELD.match(line):
             answer.fields[m.group(1)] = decode(m.group(2))
         elif m := _HEADER.match(line):

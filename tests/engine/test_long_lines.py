@@ -10,6 +10,7 @@ from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
 from asrch.domain.limits import LINE_CAP
 from asrch.domain.modes import Mode
+from asrch.domain.query import SearchOptions
 from asrch.engine.json_events import split_lines
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.sample import render_sample
@@ -36,9 +37,15 @@ def test_the_first_match_of_a_long_line_is_printed(
     line = f"{before}{neighbour}beacon{neighbour}{'y' * after}"
     file.write_text(f"top\n{line}\nbottom\n", encoding="utf-8")
     outputs = [
-        render_sample(run_sample(SEARCHER, "beacon", str(file), mode, clusters=1, page=1)),
-        render_show(run_show(SEARCHER, "beacon", str(file), mode, line=None, context=1)),
-        render_show(run_show(SEARCHER, "beacon", str(file), mode, line=2, context=1)),
+        render_sample(
+            run_sample(SEARCHER, "beacon", str(file), SearchOptions(mode=mode), clusters=1, page=1)
+        ),
+        render_show(
+            run_show(SEARCHER, "beacon", str(file), SearchOptions(mode=mode), line=None, context=1)
+        ),
+        render_show(
+            run_show(SEARCHER, "beacon", str(file), SearchOptions(mode=mode), line=2, context=1)
+        ),
     ]
     for text in outputs:
         (shown,) = (ln for ln in text.splitlines() if ln.startswith("2:"))

@@ -12,9 +12,8 @@ from asrch.commands.sample import run_sample
 from asrch.commands.scout import run_scout
 from asrch.commands.survey import run_survey
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.modes import Mode
 from asrch.domain.notices import CapNotice, NestedPathNotice, NoMatchNotice, SamePathNotice
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.notices import notice_text
 
@@ -59,8 +58,8 @@ def test_a_named_file_is_searched_whole_and_its_zero_note_says_so(
     file.parent.mkdir(parents=True, exist_ok=True)
     file.write_bytes(data)
     expected = sum(term.encode() in line for line in lines)
-    scout = run_scout(SEARCHER, term, str(file), Mode.FIXED)
-    sample = run_sample(SEARCHER, term, str(file), Mode.FIXED, clusters=3, page=1)
+    scout = run_scout(SEARCHER, term, str(file), SearchOptions())
+    sample = run_sample(SEARCHER, term, str(file), SearchOptions(), clusters=3, page=1)
     assert scout.matches == sample.matches == expected
     for report in (scout, sample):
         zero = [n for n in report.notices if isinstance(n, NoMatchNotice)]
@@ -71,12 +70,12 @@ def test_a_named_file_is_searched_whole_and_its_zero_note_says_so(
 def test_the_zero_note_under_a_directory_names_binary_files(tree: Path) -> None:
     """The only match sits in a file with a NUL byte: the walk does not read it."""
     (tree / "data.bin").write_bytes(b"\0" + b"x" * 100 + b"\nneedle\n")
-    report = run_scout(SEARCHER, "needle", str(tree), Mode.FIXED)
+    report = run_scout(SEARCHER, "needle", str(tree), SearchOptions())
     assert report.matches == 0
     (note,) = (n for n in report.notices if isinstance(n, NoMatchNotice))
     assert note.directory
     assert "binary files (with a NUL byte)" in notice_text(note)
-    named = run_scout(SEARCHER, "needle", str(tree / "data.bin"), Mode.FIXED)
+    named = run_scout(SEARCHER, "needle", str(tree / "data.bin"), SearchOptions())
     assert named.matches == 1
 
 
@@ -100,7 +99,7 @@ def test_the_cap_note_names_the_file_where_counting_stopped(
         total += counts[name]
         if total >= SCAN_CAP:
             break
-    report = run_scout(SEARCHER, "needle", str(root), Mode.FIXED)
+    report = run_scout(SEARCHER, "needle", str(root), SearchOptions())
     caps = [n for n in report.notices if isinstance(n, CapNotice)]
     if total < SCAN_CAP:
         event("under the cap")
@@ -110,7 +109,7 @@ def test_the_cap_note_names_the_file_where_counting_stopped(
     assert cap.last_path == counted[-1]
     assert {row.path for row in report.top_files} <= set(counted)
     assert f"at {counted[-1]};" in notice_text(cap)
-    survey = run_survey(SEARCHER, ["needle"], [str(root), str(root / counted[-1])], Mode.FIXED)
+    survey = run_survey(SEARCHER, ["needle"], [str(root), str(root / counted[-1])], SearchOptions())
     pair_caps = [n for n in survey.notices if isinstance(n, CapNotice)]
     assert pair_caps[0] == CapNotice(term="needle", path=str(root), last_path=counted[-1])
     assert survey.by_path[0].rows[0].top_file in counted
@@ -146,7 +145,7 @@ def test_no_line_counted_under_two_paths_without_a_note(
     nested_tree: Path, monkeypatch: pytest.MonkeyPatch, paths: list[str]
 ) -> None:
     monkeypatch.chdir(nested_tree)
-    report = run_survey(SEARCHER, ["needle"], paths, Mode.FIXED)
+    report = run_survey(SEARCHER, ["needle"], paths, SearchOptions())
     tallies = SEARCHER.count_many([(Query(term="needle"), p) for p in paths], cap=SCAN_CAP)
     found = [{os.path.realpath(f.path) for f in t.files} for t in tallies]
     same = [set(n.paths) for n in report.notices if isinstance(n, SamePathNotice)]

@@ -16,6 +16,7 @@ from asrch.commands.scout import run_scout
 from asrch.commands.show import run_show
 from asrch.commands.survey import run_survey
 from asrch.domain.modes import Mode
+from asrch.domain.query import SearchOptions
 from asrch.engine.searcher import RipgrepSearcher
 from tests.golden.corpora_sample_show import cap_60000, retention_6000
 
@@ -82,20 +83,33 @@ def _reports(base: Path) -> list[object]:
     twentyone = str(root / "samples" / "twentyone.txt")
     spaced, dense = str(base / "spaced.txt"), str(base / "dense.txt")
     return [
-        run_scout(s, "connect", str(root), Mode.FIXED),
-        run_scout(s, "e", str(root), Mode.FIXED),
-        run_scout(s, "no such term anywhere", src, Mode.FIXED),
-        run_scout(s, "dense", str(base), Mode.FIXED),  # capped
-        run_survey(s, ["connect", "retry", "zzz-none"], [src, str(root / "docs")], Mode.WORD),
-        run_survey(s, ["dense", "spaced"], [str(base)], Mode.FIXED),  # capped, dominance
-        run_sample(s, "hit", clusters, Mode.FIXED, clusters=2, page=1),
-        run_sample(s, "hit", clusters, Mode.FIXED, clusters=5, page=9),
-        run_sample(s, "spaced", spaced, Mode.FIXED, clusters=3, page=1),  # retention
-        run_sample(s, "dense", dense, Mode.FIXED, clusters=1, page=1),  # capped
-        run_show(s, "hit", clusters, Mode.FIXED, line=None, context=2),
-        run_show(s, "item", twentyone, Mode.FIXED, line=None, context=2),  # refused
-        run_show(s, "dense", dense, Mode.FIXED, line=None, context=2),  # refused at the cap
-        run_show(s, "hit", clusters, Mode.FIXED, line=3, context=1),
+        run_scout(s, "connect", str(root), SearchOptions(mode=Mode.FIXED)),
+        run_scout(s, "e", str(root), SearchOptions(mode=Mode.FIXED)),
+        run_scout(s, "no such term anywhere", src, SearchOptions(mode=Mode.FIXED)),
+        run_scout(s, "dense", str(base), SearchOptions(mode=Mode.FIXED)),  # capped
+        run_survey(
+            s,
+            ["connect", "retry", "zzz-none"],
+            [src, str(root / "docs")],
+            SearchOptions(mode=Mode.WORD),
+        ),
+        run_survey(
+            s, ["dense", "spaced"], [str(base)], SearchOptions(mode=Mode.FIXED)
+        ),  # capped, dominance
+        run_sample(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), clusters=2, page=1),
+        run_sample(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), clusters=5, page=9),
+        run_sample(
+            s, "spaced", spaced, SearchOptions(mode=Mode.FIXED), clusters=3, page=1
+        ),  # retention
+        run_sample(s, "dense", dense, SearchOptions(mode=Mode.FIXED), clusters=1, page=1),  # capped
+        run_show(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), line=None, context=2),
+        run_show(
+            s, "item", twentyone, SearchOptions(mode=Mode.FIXED), line=None, context=2
+        ),  # refused
+        run_show(
+            s, "dense", dense, SearchOptions(mode=Mode.FIXED), line=None, context=2
+        ),  # refused at the cap
+        run_show(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), line=3, context=1),
     ]
 
 
@@ -109,7 +123,9 @@ def test_every_report_holds_its_declared_types(root: Path) -> None:
 
 
 def test_the_checker_catches_a_list_where_a_tuple_is_declared(root: Path) -> None:
-    report = run_scout(RipgrepSearcher(), "connect", str(root / "corpus"), Mode.FIXED)
+    report = run_scout(
+        RipgrepSearcher(), "connect", str(root / "corpus"), SearchOptions(mode=Mode.FIXED)
+    )
     broken = report._replace(top_files=list(report.top_files))  # type: ignore[arg-type]
     with pytest.raises(AssertionError, match="where a tuple is declared"):
         check_type(broken, type(broken), "ScoutReport")

@@ -65,8 +65,12 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _body(run: Run, fields: int) -> list[str]:
-    """The snippet lines after a `show:` block of `fields` fields."""
-    return run.out.splitlines()[fields + 1 :]
+    """The snippet lines after a `show:` block of `fields` fields (and `case:`), without
+    the answer's `next:` line."""
+    lines = run.out.splitlines()
+    start = fields + 2  # `show:`, the fields, `case:`
+    assert lines[start - 1].startswith("  ") and not lines[start].startswith("  "), lines
+    return [ln for ln in lines[start:] if not ln.startswith("next: ")]
 
 
 def _check_cut(line: str, full: bytes) -> None:
@@ -189,7 +193,8 @@ def test_ten_megabyte_line_is_cut_with_an_exact_marker(tree: Path) -> None:
         check_invariants(run, frozenset({0}))
     show, sample = runs
     _check_cut(_body(show, 5)[0], full)
-    _check_cut(sample.out.splitlines()[-1], full)
+    assert sample.out.splitlines()[-1].startswith("next: asrch show --line 1 ")
+    _check_cut(sample.out.splitlines()[-2], full)
 
 
 def test_show_line_on_a_ten_megabyte_line(tree: Path) -> None:

@@ -7,6 +7,7 @@ and the order of the rows is known.
 """
 
 import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,6 +79,30 @@ def _make_group(root: Path, names: tuple[bytes, ...]) -> list[tuple[bytes, bytes
     return made
 
 
+def _pasteable(path: bytes) -> bool:
+    """A name D28 can write in a `next:` line: UTF-8, no control character."""
+    try:
+        text = path.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or c in "\u2028\u2029" for c in text)
+
+
+def _split_next(out: str, path: bytes) -> list[str]:
+    """The answer's lines without its `next:` line, after checking that line: present
+    exactly when `path` can be pasted, and naming `path` as its last argument."""
+    lines = out.splitlines()
+    if not _pasteable(path):
+        assert not lines[-1].startswith("next: "), out
+        return lines
+    assert lines[-1].startswith("next: asrch "), out
+    words = shlex.split(lines[-1].removeprefix("next: "))
+    assert _text(words[-1]) == path, (words, path)
+    assert words[-2] == TERM.decode()
+    assert ("--" in words) == path.startswith(b"-")
+    return lines[:-1]
+
+
 def _ids(groups: list[tuple[bytes, ...]]) -> list[str]:
     return [f"group{i}" for i in range(len(groups))]
 
@@ -96,7 +121,8 @@ def test_scout_rows_decode_to_the_names(tmp_path: Path, names: tuple[bytes, ...]
     # One row per file and per directory: no value was split over two lines.
     assert len(files) == len(names)
     assert len(directories) == len(names)
-    assert len(out.splitlines()) == 8 + 2 * len(names)
+    lines = _split_next(out, expected[0][0] + b"/" + expected[0][1])
+    assert len(lines) == 9 + 2 * len(names)
     for (folder, name, n), dir_row, file_row in zip(expected, directories, files, strict=True):
         assert dir_row == [os.fsdecode(folder), str(n)]
         assert _text(dir_row[0]) == folder
@@ -135,7 +161,7 @@ def test_survey_paths_and_top_files_decode(tmp_path: Path, names: tuple[bytes, .
 def _check_scout(run: Run, path: bytes, n: int) -> None:
     # As typed: the path field and the single file row are the path itself.
     assert _text(field(run.out, "path")) == path
-    row = decode_row(run.out.splitlines()[-1].strip())
+    row = decode_row(_split_next(run.out, path)[-1].strip())
     assert [_text(v) for v in row] == [path, str(n).encode()]
 
 
@@ -145,15 +171,15 @@ def _check_sample(run: Run, path: bytes, n: int) -> None:
     hits = "1 hit" if n == 1 else f"{n} hits"
     assert len(headers) == 1, run.out
     assert headers[0].endswith(f" 1-{n} ({hits}, cluster 1/1) ==")
-    # The summary (7 lines), the header, the first and last match with a line around.
-    body = run.out.splitlines()[8:]
+    # The summary (8 lines), the header, the first and last match with a line around.
+    body = _split_next(run.out, path)[9:]
     assert body[0] == "1:needle here"
     assert body[-1] == f"{n + 1}-filler"
 
 
 def _check_show(run: Run, path: bytes, n: int) -> None:
     assert _text(field(run.out, "file")) == path
-    assert run.out.splitlines()[6:] == [
+    assert run.out.splitlines()[7:] == [
         *(f"{k}:needle here" for k in range(1, n + 1)),
         f"{n + 1}-filler",
     ]

@@ -57,6 +57,9 @@ def test_each_command_declares_its_arguments_and_options() -> None:
         "--word": Flag(),
         "--identifier": Flag(),
         "--regex": Flag(),
+        "--ignore-case": Flag(aliases=("-i",)),
+        "--type": Text(repeatable=True),
+        "--glob": Text(repeatable=True),
         "--format": Choice(("text", "json")),
     }
     expected: dict[str, tuple[tuple[str, ...], tuple[str, ...], bool, dict[str, object]]] = {
@@ -330,7 +333,7 @@ def _values(command: str, line: CommandLine) -> dict[str, object]:
     grammar = GRAMMARS[command]
     values: dict[str, object] = {}
     for each in line.given:
-        name = each.option.name.removeprefix("--")
+        name = each.option.name.removeprefix("--").replace("-", "_")
         rule = each.option.rule
         if isinstance(rule, Flag):
             values[name] = True
@@ -391,13 +394,13 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
     command = draw(st.sampled_from(sorted(GRAMMARS)))
     grammar = GRAMMARS[command]
     pieces: list[list[str]] = []
-    term_of: list[str | None] = []
+    term_of: list[tuple[str, str] | None] = []
     values: dict[str, object] = {}
     for option in grammar.options:
         rule = option.rule
         times = draw(st.integers(0, 3 if isinstance(rule, Text) and rule.repeatable else 1))
         for _ in range(times):
-            name = option.name.removeprefix("--")
+            name = option.name.removeprefix("--").replace("-", "_")
             if isinstance(rule, Flag):
                 pieces.append([option.name])
                 term_of.append(None)
@@ -414,7 +417,7 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
                 text = draw(st.text(max_size=6))
             joined = looks_like_option(text) or draw(st.booleans())
             pieces.append([f"{option.name}={text}"] if joined else [option.name, text])
-            term_of.append(text if isinstance(rule, Text) else None)
+            term_of.append((name, text) if isinstance(rule, Text) else None)
     low = len(grammar.required)
     high = low + len(grammar.optional) if not grammar.rest else 3
     arguments = draw(st.lists(st.text(max_size=6), min_size=low, max_size=high))
@@ -426,9 +429,11 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
         slots = iter(arguments)
         for i in order:
             tokens += pieces[i] if i < len(pieces) else [next(slots)]
-    terms = [term for i in order if i < len(pieces) and (term := term_of[i]) is not None]
-    if terms:  # in the order they were given
-        values["term"] = terms
+    for i in order:  # repeatable values in the order they were given
+        if i < len(pieces) and (given := term_of[i]) is not None:
+            repeated = values.setdefault(given[0], [])
+            assert isinstance(repeated, list)
+            repeated.append(given[1])
     _gather_common(values)
     named = [n.lower() for n in (*grammar.required, *grammar.optional)]
     values.update(zip(named, arguments, strict=False))

@@ -1,19 +1,27 @@
 """`sample`: the clusters of one term in one file, one page of them."""
 
 from asrch.commands.checks import require_file, require_range
+from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
-from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
-from asrch.domain.query import make_query
+from asrch.domain.query import SearchOptions
 from asrch.domain.sample import SampleReport, build_sample_report
 
 
 def run_sample(
-    searcher: Searcher, term: str, file: str, mode: Mode, *, clusters: int, page: int
+    searcher: Searcher,
+    term: str,
+    file: str,
+    options: SearchOptions,
+    *,
+    clusters: int,
+    page: int,
 ) -> SampleReport:
-    query = make_query(term, mode)
+    filters = filters_of(searcher, options)
+    query = query_of(term, options, filters)
     require_range("--clusters", clusters, 1, SAMPLE_CLUSTERS_MAX)
     require_range("--page", page, 1)
     require_file(searcher, file)
+    require_kept(filters, file)
     scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)
     return build_sample_report(query, file, scan, per_page=clusters, page=page)

@@ -3,25 +3,28 @@
 from collections.abc import Sequence
 
 from asrch.commands.checks import require_path
+from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, Searcher
-from asrch.domain.query import make_query
+from asrch.domain.query import SearchOptions
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
 
 
 def run_survey(
-    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], mode: Mode
+    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], options: SearchOptions
 ) -> SurveyReport:
     check_survey_size(terms, paths)
-    queries = [make_query(term, mode, what="--term") for term in terms]
+    filters = filters_of(searcher, options)
+    queries = [query_of(term, options, filters, what="--term") for term in terms]
     missing = []
     kinds: dict[str, PathKind] = {}
     real: dict[str, str] = {}
     for path in dict.fromkeys(paths):
         try:
             kinds[path] = require_path(searcher, path)
+            if kinds[path] is PathKind.FILE:
+                require_kept(filters, path)
             real[path] = searcher.resolve(path)
         except InputError as exc:
             missing.append((path, exc))

@@ -6,6 +6,7 @@ two renderers.
 """
 
 from functools import singledispatch
+from typing import Any
 
 from asrch.contract.models import (
     Answer,
@@ -24,6 +25,7 @@ from asrch.contract.models import (
     Window,
 )
 from asrch.domain.counting import Ranked
+from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
 from asrch.domain.notices import Notice as DomainNotice
 from asrch.domain.sample import SampleReport
@@ -32,6 +34,7 @@ from asrch.domain.scout import ScoutReport
 from asrch.domain.show import ShowReport
 from asrch.domain.survey import SurveyReport
 from asrch.render.lines import cap_line
+from asrch.render.narrowing import case_word
 from asrch.render.notices import notice_text
 from asrch.render.sample import sample_notes
 from asrch.render.show import show_notes, window
@@ -61,6 +64,10 @@ def _snippets(snippets: tuple[DomainSnippet, ...]) -> tuple[Snippet, ...]:
     return tuple(Snippet(lines=tuple(_line(ln) for ln in s.lines)) for s in snippets)
 
 
+def _narrowing(ignore_case: bool, filters: Filters) -> dict[str, Any]:
+    return {"case": case_word(ignore_case), "types": filters.types, "globs": filters.globs}
+
+
 @singledispatch
 def answer(report: object) -> Answer:
     raise TypeError(f"no JSON answer for {type(report).__name__}")
@@ -71,6 +78,7 @@ def scout_answer(report: ScoutReport) -> ScoutAnswer:
     return ScoutAnswer(
         query=report.query.term,
         mode=report.query.mode,
+        **_narrowing(report.query.ignore_case, report.query.filters),
         path=report.path,
         matches=report.matches,
         files=report.files,
@@ -78,6 +86,7 @@ def scout_answer(report: ScoutReport) -> ScoutAnswer:
         top_directories=_rows(report.top_directories),
         top_files=_rows(report.top_files),
         notices=_domain_notices(report.notices),
+        next=report.next_step or None,
     )
 
 
@@ -87,6 +96,7 @@ def survey_answer(report: SurveyReport) -> SurveyAnswer:
         terms=report.terms,
         paths=report.paths,
         mode=report.mode,
+        **_narrowing(report.ignore_case, report.filters),
         capped=any(t.capped for t in report.overall),
         overall=tuple(
             TermTotal(
@@ -115,6 +125,7 @@ def survey_answer(report: SurveyReport) -> SurveyAnswer:
             for section in report.by_path
         ),
         notices=_domain_notices(report.notices),
+        next=report.next_step or None,
     )
 
 
@@ -123,6 +134,7 @@ def sample_answer(report: SampleReport) -> SampleAnswer:
     return SampleAnswer(
         query=report.query.term,
         mode=report.query.mode,
+        **_narrowing(report.query.ignore_case, report.query.filters),
         file=report.file,
         matches=report.matches,
         capped=report.capped,
@@ -141,6 +153,7 @@ def sample_answer(report: SampleReport) -> SampleAnswer:
             for view in report.shown
         ),
         notices=_notices(sample_notes(report)),
+        next=report.next_step or None,
     )
 
 
@@ -151,6 +164,7 @@ def show_answer(report: ShowReport) -> ShowAnswer:
     return ShowAnswer(
         query=report.query.term,
         mode=report.query.mode,
+        **_narrowing(report.query.ignore_case, report.query.filters),
         file=report.file,
         matches=None if at_line else report.matches,
         capped=report.capped,
@@ -162,4 +176,5 @@ def show_answer(report: ShowReport) -> ShowAnswer:
         context=report.context,
         snippets=_snippets(report.snippets),
         notices=_notices(show_notes(report)),
+        next=report.next_step or None,
     )

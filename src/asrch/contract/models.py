@@ -50,6 +50,28 @@ NoticeKind = Annotated[
 ]
 
 
+Case = Annotated[
+    Literal["sensitive", "insensitive"],
+    Field(description="D30: `insensitive` with `-i`/`--ignore-case`, in any mode."),
+]
+Types = Annotated[
+    tuple[Text, ...],
+    Field(description="D30: the `--type` names given, in order (empty: every type)."),
+]
+Globs = Annotated[
+    tuple[Text, ...],
+    Field(description="D30: the `--glob` values given, in order; `!GLOB` excludes."),
+]
+NextStep = Annotated[
+    tuple[str, ...] | None,
+    Field(
+        description="D28: the protocol's next command as argument strings, `asrch` first; "
+        "shell-quoted and joined with spaces it is the text answer's `next:` line, to be run "
+        "from the same working directory. null where there is nothing to do."
+    ),
+]
+
+
 class Model(BaseModel):
     model_config = ConfigDict(
         frozen=True,
@@ -87,6 +109,9 @@ class ScoutAnswer(Model):
     command: Literal["scout"] = "scout"
     query: Text
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     path: Text = Field(description="The searched path, as typed.")
     matches: Count = Field(description="Matching lines (a lower bound when `capped`).")
     files: Count = Field(description="Files with a matching line (a lower bound when `capped`).")
@@ -96,6 +121,7 @@ class ScoutAnswer(Model):
     top_directories: tuple[PathMatches, ...]
     top_files: tuple[PathMatches, ...]
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 class TermTotal(Model):
@@ -139,10 +165,14 @@ class SurveyAnswer(Model):
     terms: tuple[Text, ...]
     paths: tuple[Text, ...]
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     capped: bool = Field(description="Some term x path search stopped at the cap.")
     overall: tuple[TermTotal, ...]
     by_path: tuple[PathSection, ...]
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 class SnippetLine(Model):
@@ -181,6 +211,9 @@ class SampleAnswer(Model):
     command: Literal["sample"] = "sample"
     query: Text
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     file: Text
     matches: Count
     capped: bool
@@ -194,6 +227,7 @@ class SampleAnswer(Model):
         description="The clusters of this page, in file order; empty past the last page."
     )
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 class Window(Model):
@@ -208,6 +242,9 @@ class ShowAnswer(Model):
     command: Literal["show"] = "show"
     query: Text
     mode: Mode
+    case: Case
+    types: Types
+    globs: Globs
     file: Text
     matches: Count | None = Field(
         description="Matching lines in the file; null with `--line` (see `window_matches`)."
@@ -223,6 +260,7 @@ class ShowAnswer(Model):
     context: Count
     snippets: tuple[Snippet, ...]
     notices: tuple[Notice, ...]
+    next: NextStep
 
 
 Answer = ScoutAnswer | SurveyAnswer | SampleAnswer | ShowAnswer

@@ -74,6 +74,8 @@ class BinaryNotice(NamedTuple):
 
 class NoMatchNotice(NamedTuple):
     directory: bool
+    filtered: bool = False
+    """`--type` / `--glob` were in force: only the files they keep were searched."""
     """A directory was searched, so the walk's rules can have hidden the matches: hidden
     and ignored files, binary files, the default exclusions. A file named as the path
     is searched whole, as rg does, and none of them applies to it."""
@@ -160,7 +162,7 @@ def search_notices(
     if tally.binary:
         notices.append(BinaryNotice(files=tally.binary))
     if not tally.files and not name_term:
-        notices.append(NoMatchNotice(directory=directory))
+        notices.append(NoMatchNotice(directory=directory, filtered=query.filters.active))
     return notices
 
 

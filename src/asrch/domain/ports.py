@@ -44,6 +44,10 @@ class Searcher(Protocol):
         """The real location of an existing `path`: absolute, symlinks resolved."""
         ...
 
+    def file_types(self) -> dict[str, tuple[str, ...]]:
+        """rg's file types (`--type` names) and the file-name globs of each."""
+        ...
+
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """`count` of each (query, target), each with its own cap, results in order."""
         ...

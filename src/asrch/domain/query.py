@@ -3,6 +3,7 @@
 from typing import NamedTuple
 
 from asrch.domain.errors import InputError
+from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import SHORT_TERM
 from asrch.domain.modes import Mode
 from asrch.domain.values import quote
@@ -11,6 +12,10 @@ from asrch.domain.values import quote
 class Query(NamedTuple):
     term: str
     mode: Mode = Mode.FIXED
+    ignore_case: bool = False
+    """`-i`: letters match in either case, in every mode (D30)."""
+    filters: Filters = NO_FILTERS
+    """`--type` / `--glob`: which of the files walked are searched (D30)."""
 
     @property
     def is_short(self) -> bool:
@@ -40,7 +45,26 @@ def has_unescaped_pipe(pattern: str) -> bool:
     return False
 
 
-def make_query(term: str, mode: Mode, *, what: str = "query") -> Query:
+class SearchOptions(NamedTuple):
+    """How every term of one call matches and which files it searches: the options all
+    four commands share (a use case's one argument besides the terms and paths)."""
+
+    mode: Mode = Mode.FIXED
+    ignore_case: bool = False
+    types: tuple[str, ...] = ()
+    """`--type` names as given, in order."""
+    globs: tuple[str, ...] = ()
+    """`--glob` values as given (`!GLOB` excludes), in order."""
+
+
+def make_query(
+    term: str,
+    mode: Mode,
+    *,
+    what: str = "query",
+    ignore_case: bool = False,
+    filters: Filters = NO_FILTERS,
+) -> Query:
     """Validate one term; `what` names it in messages (`query` or `--term`)."""
     if term == "":
         raise InputError(f"error: empty {what}; give a non-empty search term")
@@ -53,4 +77,4 @@ def make_query(term: str, mode: Mode, *, what: str = "query") -> Query:
             f"error: --regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
             "with survey --term A --term B, or escape it as \\|"
         )
-    return Query(term=term, mode=mode)
+    return Query(term=term, mode=mode, ignore_case=ignore_case, filters=filters)

@@ -5,6 +5,7 @@ from typing import NamedTuple
 from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.lines import FileScan, SourceLine
+from asrch.domain.next_step import NO_STEP, Step, sample_step
 from asrch.domain.notices import Notice, RetentionNotice, search_notices
 from asrch.domain.query import Query
 
@@ -35,6 +36,7 @@ class SampleReport(NamedTuple):
     pages: int
     shown: tuple[ClusterView, ...]
     notices: tuple[Notice, ...]
+    next_step: Step = NO_STEP
 
     @property
     def past_end(self) -> bool:
@@ -84,4 +86,13 @@ def build_sample_report(
         pages=pages,
         shown=shown,
         notices=tuple(notices),
+        next_step=sample_step(
+            query,
+            file,
+            clusters=len(clusters),
+            page=page,
+            pages=pages,
+            per_page=per_page,
+            first_match=shown[0].cluster.first if shown else None,
+        ),
     )

@@ -6,6 +6,7 @@ from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.lines import FileScan, FileWindow, SourceLine
+from asrch.domain.next_step import NO_STEP, Step, show_step
 from asrch.domain.notices import Notice, SkippedNotice, loose_boundary, search_notices
 from asrch.domain.query import Query
 from asrch.domain.sample import Snippet
@@ -24,6 +25,7 @@ class ShowReport(NamedTuple):
     last_line: int | None = None
     snippets: tuple[Snippet, ...] = ()
     notices: tuple[Notice, ...] = ()
+    next_step: Step = NO_STEP
 
 
 def _snippets(
@@ -60,6 +62,7 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         refused=refused,
         snippets=snippets,
         notices=notices,
+        next_step=show_step(query, file, refused=refused),
     )
 
 

@@ -5,8 +5,10 @@ from typing import NamedTuple
 
 from asrch.domain.counting import Tally, top_files
 from asrch.domain.errors import InputError
+from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
 from asrch.domain.modes import Mode
+from asrch.domain.next_step import NO_STEP, Step, survey_step
 from asrch.domain.notices import (
     BinaryNotice,
     BroadNotice,
@@ -58,6 +60,9 @@ class SurveyReport(NamedTuple):
     overall: tuple[TermTotal, ...]
     by_path: tuple[PathSection, ...]
     notices: tuple[Notice, ...]
+    ignore_case: bool = False
+    filters: Filters = NO_FILTERS
+    next_step: Step = NO_STEP
 
 
 def check_survey_size(terms: Sequence[str], paths: Sequence[str]) -> None:
@@ -146,7 +151,8 @@ def build_survey_report(
     if binary:
         notices.append(BinaryNotice(files=binary))
     if not grand:
-        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds))
+        filtered = bool(queries) and queries[0].filters.active
+        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered))
 
     sections = []
     for index, path in enumerate(paths):
@@ -174,4 +180,7 @@ def build_survey_report(
         overall=tuple(overall),
         by_path=tuple(sections),
         notices=tuple(notices),
+        ignore_case=queries[0].ignore_case if queries else False,
+        filters=queries[0].filters if queries else NO_FILTERS,
+        next_step=survey_step(queries, [(t.matches, t.files, t.dominant_path) for t in overall]),
     )

@@ -7,7 +7,8 @@ from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 
 # `--no-config`: a user's RIPGREP_CONFIG_PATH must not change results.
-# `--case-sensitive`: the modes are case-sensitive whatever rg's defaults become.
+# `--case-sensitive` (or `--ignore-case` for `-i`, in `pattern_args`): the case rule is
+# asrch's, whatever rg's defaults become (never rg's smart case).
 # `--no-require-git`: `.gitignore` applies outside a git repository too, so an
 # unpacked archive counts like its checkout (D13).
 # `--no-ignore-messages`: a rule rg cannot parse in an ignore file (or an ignore file
@@ -18,7 +19,6 @@ from asrch.domain.query import Query
 # the directory names to directories.
 BASE_FLAGS: tuple[str, ...] = (
     "--no-config",
-    "--case-sensitive",
     "--no-require-git",
     "--no-ignore-messages",
     *(f"--glob=!{name}/" for name in EXCLUDED_DIRS),
@@ -37,17 +37,22 @@ def escape_regex(text: str) -> str:
 
 
 def pattern_args(query: Query) -> list[str]:
-    """The mode flags and the pattern; the pattern always goes in `--regexp=`."""
+    """The case and mode flags and the pattern; the pattern always goes in `--regexp=`.
+
+    With `--ignore-case` rg folds the whole pattern; the identifier boundary classes
+    hold both cases of every ASCII letter already, so they mean the same either way.
+    """
+    case = "--ignore-case" if query.ignore_case else "--case-sensitive"
     match query.mode:
         case Mode.FIXED:
-            return ["--fixed-strings", f"--regexp={query.term}"]
+            return [case, "--fixed-strings", f"--regexp={query.term}"]
         case Mode.WORD:
-            return ["--fixed-strings", "--word-regexp", f"--regexp={query.term}"]
+            return [case, "--fixed-strings", "--word-regexp", f"--regexp={query.term}"]
         case Mode.IDENTIFIER:
             term = escape_regex(query.term)
-            return [f"--regexp=(?:^|{_NOT_IDENT}){term}(?:{_NOT_IDENT}|$)"]
+            return [case, f"--regexp=(?:^|{_NOT_IDENT}){term}(?:{_NOT_IDENT}|$)"]
         case Mode.REGEX:
-            return [f"--regexp={query.term}"]
+            return [case, f"--regexp={query.term}"]
 
 
 # rg tells which binary files it met while walking only in its debug log
@@ -104,6 +109,11 @@ def json_argv(
     ]
 
 
+def type_list_argv(rg: str) -> list[str]:
+    """rg's file types and their globs, `name: glob, glob` a line."""
+    return [rg, "--no-config", "--type-list"]
+
+
 def pattern_probe_argv(rg: str, query: Query) -> list[str]:
     """The query alone, searched in nothing (empty stdin): rg refuses it only if the
     pattern itself is at fault."""
@@ -138,7 +148,6 @@ def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str
     return [
         rg,
         "--no-config",
-        "--case-sensitive",
         "--text",
         "--no-mmap",
         "--line-number",

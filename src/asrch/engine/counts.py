@@ -1,7 +1,7 @@
 """The counting plan: `rg --count --with-filename --null`, parsed and put in path order."""
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
@@ -65,12 +65,41 @@ def count_files(rg: str, query: Query, target: str, *, cap: int, launch: Launch 
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
     """
     output, said = run_to_end(count_argv(rg, query, target, sort=False), launch)
-    return cut_at_cap(in_path_order(parse_count_records(output)), target, said, cap=cap)
+    found = parse_count_records(output)
+    binary = None
+    if query.filters.active:
+        searched = kept_by_filters(query, target)
+        found = [item for item in found if searched(item[0])]
+        binary = [path for path in said.binary_paths() if searched(path)]
+    return cut_at_cap(in_path_order(found), target, said, cap=cap, binary=binary)
 
 
-def cut_at_cap(found: Iterable[tuple[bytes, int]], target: str, said: RgSaid, *, cap: int) -> Tally:
+def kept_by_filters(query: Query, target: str) -> Callable[[bytes], bool]:
+    """Whether a path rg printed under `target` is one the filters keep (D30). rg prints
+    the path from the working directory, the form the filters match; the target's own
+    components are not the walk's to exclude. A file named as the target was checked
+    before the search."""
+    printed = operand(target)
+    keeps = query.filters.keeper(printed)
+
+    def kept(path: bytes) -> bool:
+        name = path.decode("utf-8", "surrogateescape")
+        return name == printed or keeps(name)
+
+    return kept
+
+
+def cut_at_cap(
+    found: Iterable[tuple[bytes, int]],
+    target: str,
+    said: RgSaid,
+    *,
+    cap: int,
+    binary: list[bytes] | None = None,
+) -> Tally:
     """The Tally of a scan of `found` (paths as rg printed them, with their matching
-    lines, in rg's path order) stopped once `cap` lines are met."""
+    lines, in rg's path order) stopped once `cap` lines are met; `binary`: the binary
+    files rg met that count (the filters' share of them), default all."""
     files: list[FileCount] = []
     total = 0
     last: bytes | None = None
@@ -88,13 +117,14 @@ def cut_at_cap(found: Iterable[tuple[bytes, int]], target: str, said: RgSaid, *,
         files=tuple(files),
         capped=last is not None,
         skipped=said.skipped,
-        binary=binary_met(said, last),
+        binary=binary_met(said, last, binary),
     )
 
 
-def binary_met(said: RgSaid, last: bytes | None) -> int:
+def binary_met(said: RgSaid, last: bytes | None, paths: list[bytes] | None = None) -> int:
     """The binary files a path-ordered scan meets before it stops in the file `last`
-    (a `rg_path_order` key; None: it never stops)."""
+    (a `rg_path_order` key; None: it never stops); `paths`: only these (filtered)."""
     if last is None:
-        return said.binary
-    return sum(1 for path in said.binary_paths() if rg_path_order(path) < last)
+        return said.binary if paths is None else len(paths)
+    met = said.binary_paths() if paths is None else paths
+    return sum(1 for path in met if rg_path_order(path) < last)

@@ -30,7 +30,7 @@ from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv, lines_argv
-from asrch.engine.counts import cut_at_cap, in_path_order
+from asrch.engine.counts import cut_at_cap, in_path_order, kept_by_filters
 from asrch.engine.process import HERE, Launch, run_to_end, run_to_file, scratch_for_child
 
 _READ = 1 << 20
@@ -127,6 +127,11 @@ def count_terms(
         # A binary file rg met is not counted by `rg --count` even if lines before its
         # NUL matched; the line printer shows those lines (and a warning), so they go.
         binary = set(said.binary_paths()) if said.binary else set()
+        # The filters (D30, one set for every term) drop files before anything is kept.
+        searched = kept_by_filters(queries[0], target) if queries[0].filters.active else None
+        if searched is not None:
+            files = [(p, pieces) for p, pieces in files if searched(p)]
+        binary_kept = None if searched is None else [p for p in binary if searched(p)]
         ordered = [path for path, _ in in_path_order([(p, 0) for p, _ in files if p not in binary])]
         pieces = dict(files)
         lines, lines_path = scratch_for_child()
@@ -147,6 +152,7 @@ def count_terms(
             target,
             said,
             cap=cap,
+            binary=binary_kept,
         )
         for per_file in found
     ]

@@ -107,6 +107,20 @@ class RipgrepSearcher:
             return None
         return reason_of(said.complaint or f"exit status {returncode}")
 
+    def file_types(self) -> dict[str, tuple[str, ...]]:
+        from asrch.engine.argv import type_list_argv
+        from asrch.engine.process import run_to_end
+
+        output, _ = run_to_end(type_list_argv(self.rg))
+        types: dict[str, tuple[str, ...]] = {}
+        for line in output.decode("utf-8", "replace").splitlines():
+            name, colon, globs = line.partition(": ")
+            if colon:
+                types[name] = tuple(g.strip() for g in globs.split(","))
+        if not types:
+            raise EngineError("error: rg --type-list printed no types; check ASRCH_RG")
+        return types
+
     def resolve(self, path: str) -> str:
         return os.path.realpath(self._launch.here(path))
 

@@ -100,9 +100,10 @@ def notice_text(notice: Notice) -> str:
                 "byte); their matches are not counted; give one file as the path to search it"
             )
         case NoMatchNotice(directory=True):
+            among = " in the files --type / --glob keep" if notice.filtered else ""
             return (
-                "no matches; a directory search leaves out ignored files, hidden files that "
-                "no ignore file re-includes, binary files (with a NUL byte) and the default "
+                f"no matches{among}; a directory search leaves out ignored files, hidden files "
+                "that no ignore file re-includes, binary files (with a NUL byte) and the default "
                 "exclusions ("
                 + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
                 + "); name one of them as the path to search it"

@@ -1,6 +1,8 @@
 """`sample` report to text: a `sample:` block, then each cluster of the page."""
 
 from asrch.domain.sample import SampleReport
+from asrch.render.narrowing import narrowing_fields
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_text
 from asrch.render.snippets import shown_path, snippet_lines
 from asrch.render.toon import Scalar, block, count
@@ -28,6 +30,7 @@ def render_sample(report: SampleReport) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
         ("mode", report.query.mode.value),
+        *narrowing_fields(report.query.ignore_case, report.query.filters),
         ("file", report.file),
         ("matches", count(report.matches, report.capped)),
     ]
@@ -44,4 +47,5 @@ def render_sample(report: SampleReport) -> str:
         )
         lines += snippet_lines(view.snippets)
     lines += [f"note: {message}" for _, message in sample_notes(report)]
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

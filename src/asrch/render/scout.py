@@ -1,6 +1,8 @@
 """`scout` report to text."""
 
 from asrch.domain.scout import ScoutReport
+from asrch.render.narrowing import narrowing_fields
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
 from asrch.render.toon import block, count, table
 
@@ -11,6 +13,7 @@ def render_scout(report: ScoutReport) -> str:
         [
             ("query", report.query.term),
             ("mode", report.query.mode.value),
+            *narrowing_fields(report.query.ignore_case, report.query.filters),
             ("path", report.path),
             ("matches", count(report.matches, report.capped)),
             ("files", count(report.files, report.capped)),
@@ -21,4 +24,5 @@ def render_scout(report: ScoutReport) -> str:
     rows = [(r.path, r.matches) for r in report.top_files]
     lines += table("top_files", ("path", "matches"), rows)
     lines += notice_lines(report.notices)
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

@@ -2,6 +2,8 @@
 
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.show import ShowReport
+from asrch.render.narrowing import narrowing_fields
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_text
 from asrch.render.snippets import snippet_lines
 from asrch.render.toon import Scalar, block, count
@@ -37,6 +39,7 @@ def render_show(report: ShowReport) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
         ("mode", report.query.mode.value),
+        *narrowing_fields(report.query.ignore_case, report.query.filters),
         ("file", report.file),
     ]
     if report.line is None:
@@ -53,4 +56,5 @@ def render_show(report: ShowReport) -> str:
     lines = block("show", fields)
     lines += snippet_lines(report.snippets)
     lines += [f"note: {message}" for _, message in show_notes(report)]
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

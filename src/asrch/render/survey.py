@@ -1,6 +1,8 @@
 """`survey` report to text."""
 
 from asrch.domain.survey import SurveyReport
+from asrch.render.narrowing import narrowing_fields
+from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
 from asrch.render.toon import block, count, table, value
 
@@ -8,7 +10,12 @@ from asrch.render.toon import block, count, table, value
 def render_survey(report: SurveyReport) -> str:
     lines = block(
         "survey",
-        [("terms", len(report.terms)), ("paths", len(report.paths)), ("mode", report.mode.value)],
+        [
+            ("terms", len(report.terms)),
+            ("paths", len(report.paths)),
+            ("mode", report.mode.value),
+            *narrowing_fields(report.ignore_case, report.filters),
+        ],
     )
     lines += table(
         "overall",
@@ -41,4 +48,5 @@ def render_survey(report: SurveyReport) -> str:
             indent="    ",
         )
     lines += notice_lines(report.notices)
+    lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

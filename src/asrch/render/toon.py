@@ -4,17 +4,24 @@ from collections.abc import Iterable, Sequence
 
 from asrch.domain.values import quote
 
-Scalar = str | int
+Scalar = str | int | tuple[str, ...]
+"""A value; a tuple is written as TOON's inline list, `name[N]: a,b` (see `field_name`)."""
 
 
 def value(item: Scalar) -> str:
+    if isinstance(item, tuple):
+        return ",".join(quote(each) for each in item)
     return str(item) if isinstance(item, int) else quote(item)
+
+
+def field_name(key: str, item: Scalar) -> str:
+    return f"{key}[{len(item)}]" if isinstance(item, tuple) else key
 
 
 def block(name: str, fields: Iterable[tuple[str, Scalar]], indent: str = "") -> list[str]:
     """`name:` then one `key: value` line per field, two spaces deeper."""
     lines = [f"{indent}{name}:"]
-    lines += [f"{indent}  {key}: {value(item)}" for key, item in fields]
+    lines += [f"{indent}  {field_name(key, item)}: {value(item)}" for key, item in fields]
     return lines
 
 

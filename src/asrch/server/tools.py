@@ -25,6 +25,7 @@ from asrch.domain.limits import (
 )
 from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
+from asrch.domain.query import SearchOptions
 from asrch.render.sample import render_sample
 from asrch.render.scout import render_scout
 from asrch.render.show import render_show
@@ -127,8 +128,8 @@ class Common(NamedTuple):
 
     mode: str
 
-    def query_mode(self) -> Mode:
-        return Mode(self.mode)
+    def options(self) -> SearchOptions:
+        return SearchOptions(mode=Mode(self.mode))
 
 
 def survey_work(roots: Roots, terms: Sequence[str], paths: Sequence[str], common: Common) -> Work:
@@ -136,7 +137,7 @@ def survey_work(roots: Roots, terms: Sequence[str], paths: Sequence[str], common
         for term in terms:
             refuse_nul(term, "--term")
         confined = [roots.confine(path) for path in paths] or ["."]
-        report = run_survey(searcher, terms, confined, common.query_mode())
+        report = run_survey(searcher, terms, confined, common.options())
         return Answered(report, render_survey(report))
 
     return work
@@ -145,7 +146,7 @@ def survey_work(roots: Roots, terms: Sequence[str], paths: Sequence[str], common
 def scout_work(roots: Roots, query: str, path: str, common: Common) -> Work:
     def work(searcher: Searcher) -> Answered:
         refuse_nul(query, "query")
-        report = run_scout(searcher, query, roots.confine(path), common.query_mode())
+        report = run_scout(searcher, query, roots.confine(path), common.options())
         return Answered(report, render_scout(report))
 
     return work
@@ -157,8 +158,8 @@ def sample_work(
     def work(searcher: Searcher) -> Answered:
         refuse_nul(query, "query")
         confined = roots.confine(file, "file")
-        mode = common.query_mode()
-        report = run_sample(searcher, query, confined, mode, clusters=clusters, page=page)
+        options = common.options()
+        report = run_sample(searcher, query, confined, options, clusters=clusters, page=page)
         return Answered(report, render_sample(report))
 
     return work
@@ -170,8 +171,8 @@ def show_work(
     def work(searcher: Searcher) -> Answered:
         refuse_nul(query, "query")
         confined = roots.confine(file, "file")
-        mode = common.query_mode()
-        report = run_show(searcher, query, confined, mode, line=line, context=context)
+        options = common.options()
+        report = run_show(searcher, query, confined, options, line=line, context=context)
         return Answered(report, render_show(report))
 
     return work

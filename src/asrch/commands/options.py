@@ -1,0 +1,31 @@
+"""The search options every command shares (D30): terms made queries, filters resolved,
+a named file checked against the filters."""
+
+from asrch.domain.errors import InputError
+from asrch.domain.filters import Filters, make_filters
+from asrch.domain.ports import Searcher
+from asrch.domain.query import Query, SearchOptions, make_query
+from asrch.domain.values import quote
+
+
+def filters_of(searcher: Searcher, options: SearchOptions) -> Filters:
+    """The `--type`s (looked up in rg's list only when some are given) and `--glob`s."""
+    known = searcher.file_types() if options.types else {}
+    return make_filters(options.types, options.globs, known)
+
+
+def query_of(term: str, options: SearchOptions, filters: Filters, *, what: str = "query") -> Query:
+    return make_query(
+        term, options.mode, what=what, ignore_case=options.ignore_case, filters=filters
+    )
+
+
+def require_kept(filters: Filters, path: str) -> None:
+    """A file named as the path must be one the filters keep: they only narrow what is
+    searched, so a file they drop would be searched for nothing."""
+    reason = filters.excluding(path)
+    if reason is not None:
+        raise InputError(
+            f"error: {quote(path)} is excluded by {reason}; "
+            "name a file the filters keep, or drop the filter"
+        )

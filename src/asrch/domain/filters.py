@@ -1,0 +1,309 @@
+"""`--type` and `--glob` (D30): which of the files a search yields are kept (pure).
+
+The filters only narrow. They are never handed to rg: an include glob given to rg is an
+override, and rg's overrides beat its ignore rules, hidden-file rule and (when later)
+asrch's own exclusions; a `--type` given to rg re-includes hidden files of that type.
+So rg walks with its usual rules and asrch's exclusions, and the filters are applied
+here, to the paths it yields: a file can only be dropped, never added.
+
+A glob is read as one line of a `.gitignore` is, and as `rg --glob` reads it (the
+tests hold the two to each other on trees without ignore rules):
+- `*` and `?` never match `/`; `[abc]`, `[a-z]`, `[!a]` / `[^a]` a class of one
+  character; `{a,b}` either alternative (not nested); `\\` makes the next character
+  literal; `**` as a whole component matches any number of components (`**/x`,
+  `a/**`, `a/**/b`), elsewhere it is `*`.
+- A class may match a `/` (rg's does: `?[!a]*` keeps `a/makefile`).
+- A glob with no `/` (other than a trailing one) matches a name at any depth; a glob
+  with a `/` is anchored: matched against the path from the working directory, as rg
+  matches it and as `next:` writes it (`src/net/pool.py` for the row `net/pool.py` of
+  a search of `src`), without `./` or repeated `/`; a leading `/` only anchors. So the
+  same glob means the same file in a directory search and when the file is named.
+- A trailing `/` matches directories only.
+- An include (`GLOB`) must match the file itself; an exclude (`!GLOB`) drops a file
+  that it matches or that lies under a directory it matches below the searched path.
+A file is kept when it is of one of the `--type`s (if any), matches one of the include
+globs (if any), and matches none of the exclude globs; the order of the options does not
+matter (with rg, a later glob wins; here an exclude always does).
+"""
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import NamedTuple
+
+from asrch.domain.errors import InputError
+from asrch.domain.values import quote
+
+_ANY_NAME = "[^/]*"
+
+
+class _GlobError(ValueError):
+    pass
+
+
+def _class(pattern: str, start: int) -> tuple[str, int]:
+    """The regex of the class at `pattern[start] == '['`, and the index after it."""
+    i = start + 1
+    negated = i < len(pattern) and pattern[i] in "!^"
+    if negated:
+        i += 1
+    members: list[str] = []
+    first = True
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "]" and not first:
+            body = "".join(members)
+            # As in rg's globs, a class may match `/` (`[!a]` does): only `*`, `?` stop.
+            return (f"[^{body}]" if negated else f"[{body}]"), i + 1
+        if char == "-" and not first and i + 1 < len(pattern) and pattern[i + 1] != "]":
+            members.append("-")
+        else:
+            members.append(re.escape(char) if char != "-" else "\\-")
+        first = False
+        i += 1
+    raise _GlobError("unclosed character class; missing ']'")
+
+
+def _stars(pattern: str, start: int) -> tuple[str, int]:
+    """The regex of the `*` or `**` at `start`, and the index after it (and its `/`)."""
+    if not pattern.startswith("**", start):
+        return _ANY_NAME, start + 1
+    after = start + 2
+    whole = (start == 0 or pattern[start - 1] == "/") and (
+        after == len(pattern) or pattern[after] == "/"
+    )
+    if not whole:
+        return _ANY_NAME, after
+    if after == len(pattern):
+        return ".*", after
+    return "(?:[^/]*/)*", after + 1
+
+
+def translate(pattern: str) -> str:
+    """The regex (to be matched whole) of one glob, `!` and edge `/`s already removed."""
+    out: list[str] = []
+    i = 0
+    size = len(pattern)
+    alternates = False
+    while i < size:
+        char = pattern[i]
+        if char == "*":
+            regex, i = _stars(pattern, i)
+            out.append(regex)
+        elif char == "?":
+            out.append("[^/]")
+            i += 1
+        elif char == "[":
+            regex, i = _class(pattern, i)
+            out.append(regex)
+        elif char == "{":
+            if alternates:
+                raise _GlobError("nested alternate groups are not allowed")
+            alternates = True
+            out.append("(?:")
+            i += 1
+        elif char == "}" and alternates:
+            alternates = False
+            out.append(")")
+            i += 1
+        elif char == "," and alternates:
+            out.append("|")
+            i += 1
+        elif char == "\\":
+            if i + 1 == size:
+                raise _GlobError("dangling '\\'")
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(char))
+            i += 1
+    if alternates:
+        raise _GlobError("unclosed alternate group; missing '}'")
+    return "".join(out)
+
+
+class Glob(NamedTuple):
+    """One compiled glob; `text` is the option's value as typed (`!` included)."""
+
+    text: str
+    exclude: bool
+    anchored: bool
+    directories_only: bool
+    regex: re.Pattern[str]
+
+    def matches(self, parts: Sequence[str], *, is_dir: bool) -> bool:
+        """Whether the entry `parts` (components below the searched path) matches."""
+        if self.directories_only and not is_dir:
+            return False
+        return self.regex.fullmatch("/".join(parts)) is not None
+
+
+def compile_glob(text: str) -> Glob:
+    """One `--glob` value, or an input error naming it and what is wrong."""
+    exclude = text.startswith("!")
+    pattern = text[1:] if exclude else text
+    directories_only = pattern.endswith("/")
+    if directories_only:
+        pattern = pattern[:-1]
+    anchored = "/" in pattern
+    if pattern.startswith("/"):
+        pattern = pattern[1:]
+    if pattern == "":
+        raise InputError(
+            f"error: --glob {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
+        )
+    if directories_only and not exclude:
+        raise InputError(
+            f"error: --glob {quote(text)} matches directories only, so it keeps no file; "
+            f"write {quote(text + '**')} for the files under it"
+        )
+    try:
+        # Unanchored, a glob matches after any number of leading directories, as rg's
+        # `**/GLOB` does: mostly a name at any depth (`[!a]` can still span a `/`).
+        regex = re.compile(("" if anchored else "(?:.*/)?") + translate(pattern), re.DOTALL)
+    except _GlobError as exc:
+        raise InputError(f"error: --glob {quote(text)} is not a valid glob: {exc}") from None
+    return Glob(text, exclude, anchored, directories_only, regex)
+
+
+class Filters(NamedTuple):
+    """The `--type` names and `--glob` values of one call, as typed, and their globs."""
+
+    types: tuple[str, ...] = ()
+    globs: tuple[str, ...] = ()
+    type_globs: tuple[Glob, ...] = ()
+    includes: tuple[Glob, ...] = ()
+    excludes: tuple[Glob, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        """Some `--type` or `--glob` was given (a NamedTuple itself is always true)."""
+        return bool(self.types or self.globs)
+
+    def keeper(self, target: str) -> "Callable[[str], bool]":
+        """`keeps` for the paths a walk of `target` prints (`target`, a `/` unless it
+        ends in one, the names below it), fast enough for every file of a tree: each
+        kind of glob is one regex, the path is normalized once, and each directory's
+        verdict is kept for the files that share it."""
+        base = "/".join(components(target))
+        cut = len(target)
+        types, includes = _either(self.type_globs), _either(self.includes)
+        files_out = _either(self.excludes, files=True)
+        dirs_out = _either(self.excludes)
+        verdicts: dict[str, bool] = {}
+
+        def excluded_dir(directory: str) -> bool:
+            """Whether `directory` (below the target) or one above it (still below the
+            target) is excluded."""
+            known = verdicts.get(directory)
+            if known is None:
+                parent = directory.rpartition("/")[0]
+                known = (len(parent) > len(base) and excluded_dir(parent)) or bool(
+                    dirs_out and dirs_out.fullmatch(directory)
+                )
+                verdicts[directory] = known
+            return known
+
+        def keeps(path: str) -> bool:
+            if not path.startswith(target):
+                return self.keeps(path, below=len(components(target)))
+            rest = path[cut:].lstrip("/")
+            full = f"{base}/{rest}" if base else rest
+            if types and not types.fullmatch(full):
+                return False
+            if includes and not includes.fullmatch(full):
+                return False
+            if files_out and files_out.fullmatch(full):
+                return False
+            slash = full.rfind("/")
+            return not (dirs_out and slash > len(base) and excluded_dir(full[:slash]))
+
+        return keeps
+
+    def keeps(self, path: str, *, below: int = 0) -> bool:
+        """Whether the file at `path` (as typed from the working directory) is searched.
+
+        `below`: how many leading components are the searched path itself. An exclude
+        checks only the directories under it (as rg prunes only what it walks), so a
+        file found under `tests` by a search of `tests` is the same file named alone.
+        """
+        parts = components(path) or [path]
+        if self.type_globs and not any(g.matches(parts, is_dir=False) for g in self.type_globs):
+            return False
+        if self.includes and not any(g.matches(parts, is_dir=False) for g in self.includes):
+            return False
+        for depth in range(min(below, len(parts) - 1) + 1, len(parts) + 1):
+            is_dir = depth < len(parts)
+            if any(g.matches(parts[:depth], is_dir=is_dir) for g in self.excludes):
+                return False
+        return True
+
+    def excluding(self, path: str) -> str | None:
+        """The options that drop the file named as the path, worded; None if it is kept.
+
+        Only the file itself is matched (its directories are the searched path)."""
+        below = len(components(path)) - 1
+        if self.keeps(path, below=below):
+            return None
+        only = Filters(type_globs=self.type_globs)
+        reasons = []
+        if self.type_globs and not only.keeps(path, below=below):
+            reasons.append(" ".join(f"--type {quote(t)}" for t in self.types))
+        globs = Filters(includes=self.includes, excludes=self.excludes)
+        if not globs.keeps(path, below=below):
+            reasons.append(" ".join(f"--glob {quote(g)}" for g in self.globs))
+        return " and ".join(reasons)
+
+
+def _either(globs: Sequence[Glob], *, files: bool = False) -> "re.Pattern[str] | None":
+    """One regex matching a path any of `globs` matches (`files`: leave out those that
+    match directories only), or None for none."""
+    chosen = [g for g in globs if not (files and g.directories_only)]
+    if not chosen:
+        return None
+    return re.compile("|".join(f"(?:{g.regex.pattern})" for g in chosen), re.DOTALL)
+
+
+NO_FILTERS = Filters()
+ALL_TYPES = "all"
+
+
+def make_filters(
+    types: Sequence[str], globs: Sequence[str], known_types: Mapping[str, Sequence[str]]
+) -> Filters:
+    """The filters of `--type` names (looked up in rg's `known_types`) and `--glob`s."""
+    if not (types or globs):
+        return NO_FILTERS
+    type_globs: list[Glob] = []
+    for name in types:
+        # rg's `--type all`: a file of any type it knows.
+        patterns = (
+            [p for globs_of in known_types.values() for p in globs_of]
+            if name == ALL_TYPES
+            else known_types.get(name)
+        )
+        if patterns is None:
+            raise InputError(_unknown_type(name, known_types))
+        type_globs += [compile_glob(p) for p in patterns]
+    compiled = [compile_glob(g) for g in globs]
+    return Filters(
+        types=tuple(types),
+        globs=tuple(globs),
+        type_globs=tuple(type_globs),
+        includes=tuple(g for g in compiled if not g.exclude),
+        excludes=tuple(g for g in compiled if g.exclude),
+    )
+
+
+def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
+    # Only an error needs difflib; every start-up would pay for its import.
+    from difflib import get_close_matches  # noqa: PLC0415
+
+    close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
+    listed = f"close names: {', '.join(close)}; " if close else "no close name; "
+    return f"error: unknown --type {quote(name)}; {listed}`rg --type-list` lists all {len(known)}"
+
+
+def components(path: str) -> list[str]:
+    """The names of a path as the filters see them: no `.`, no empty ones (`./a//b`
+    is `a/b`; `/abs/x` is `abs/x`, so `--glob '/abs/**'` anchors it)."""
+    return [part for part in path.split("/") if part and part != "."]

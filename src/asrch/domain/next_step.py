@@ -1,0 +1,131 @@
+"""The protocol's next step (D28): the command an agent pastes after this answer (pure).
+
+A step is the argument list of an `asrch` command (`("asrch", "sample", …)`) that runs
+as pasted, shell-quoted, from the working directory of the call that suggested it: the
+paths are joined with the searched path (rows stay relative to it, D26), and the mode,
+`-i` and the filters of the call are carried over. An empty tuple: no next step.
+
+The rules (spec/next_step*.md):
+- survey: `scout` the most selective term that matched (fewest matching lines, then
+  fewest files, then the first given) in its dominant path;
+- scout: `sample` the top file;
+- sample: the next page while one follows, then `show --line` at the first match of the
+  page's first cluster; past the last page, the last page;
+- show: a refused show, `sample` the file; otherwise none.
+"""
+
+import shlex
+from collections.abc import Sequence
+
+from asrch.domain.limits import LINE_CAP, SAMPLE_CLUSTERS_DEFAULT
+from asrch.domain.modes import Mode
+from asrch.domain.query import Query
+
+Step = tuple[str, ...]
+NO_STEP: Step = ()
+
+PREFIX = "next: "
+"""How the text answer introduces the step."""
+
+
+def carried(query: Query) -> list[str]:
+    """The options of the current call that the next one must repeat."""
+    options = [] if query.mode is Mode.FIXED else [f"--{query.mode.value}"]
+    if query.ignore_case:
+        options.append("-i")
+    for name in query.filters.types:
+        options += ["--type", name]
+    for glob in query.filters.globs:
+        options += [f"--glob={glob}"] if glob.startswith("-") else ["--glob", glob]
+    return options
+
+
+def joined(target: str, relative: str) -> str:
+    """A row's path (relative to `target`) as a path from the working directory."""
+    base = target.rstrip("/") or "/"
+    if base == ".":
+        return relative
+    return base + relative if base == "/" else f"{base}/{relative}"
+
+
+def _printable(text: str) -> bool:
+    """One line a shell can take as typed: no control character, no undecodable byte."""
+    return not any(
+        ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 or c in "\u2028\u2029"
+        for c in text
+    )
+
+
+def command_line(step: Step) -> str:
+    """The step as the text answer prints it after `next: `."""
+    return shlex.join(step)
+
+
+def step(command: str, options: Sequence[str], arguments: Sequence[str]) -> Step:
+    """`asrch COMMAND OPTIONS… [--] ARGUMENTS…`, or no step when it cannot be pasted.
+
+    `--` comes first when an argument starts with `-`, so it is never read as an option.
+    A name holding a control character or a byte that is not UTF-8 cannot be pasted as
+    one line, and a line longer than the 800-byte cap would be cut: no step then.
+    """
+    dashes = ["--"] if any(a.startswith("-") for a in arguments) else []
+    words = ("asrch", command, *options, *dashes, *arguments)
+    if not all(_printable(w) for w in words):
+        return NO_STEP
+    if len((PREFIX + command_line(words)).encode("utf-8")) > LINE_CAP:
+        return NO_STEP
+    return words
+
+
+def survey_step(queries: Sequence[Query], rows: Sequence[tuple[int, int, str | None]]) -> Step:
+    """`rows[t]`: term t's (matches, files, dominant path)."""
+    candidates = [
+        (matches, files, index)
+        for index, (matches, files, dominant) in enumerate(rows)
+        if matches and dominant is not None
+    ]
+    if not candidates:
+        return NO_STEP
+    _, _, index = min(candidates)
+    query = queries[index]
+    dominant = rows[index][2]
+    assert dominant is not None
+    return step("scout", carried(query), [query.term, dominant])
+
+
+def scout_step(query: Query, target: str, top_file: str | None, *, directory: bool) -> Step:
+    if top_file is None:
+        return NO_STEP
+    file = joined(target, top_file) if directory else target
+    return step("sample", carried(query), [query.term, file])
+
+
+def sample_step(
+    query: Query,
+    file: str,
+    *,
+    clusters: int,
+    page: int,
+    pages: int,
+    per_page: int,
+    first_match: int | None,
+) -> Step:
+    """`first_match`: the first match of the page's first cluster (None: an empty page)."""
+    if clusters == 0:
+        return NO_STEP
+    sizing = [] if per_page == SAMPLE_CLUSTERS_DEFAULT else ["--clusters", str(per_page)]
+    if page < pages or first_match is None:
+        following = page + 1 if page < pages else pages
+        return step(
+            "sample",
+            [*carried(query), *sizing, "--page", str(following)],
+            [
+                query.term,
+                file,
+            ],
+        )
+    return step("show", [*carried(query), "--line", str(first_match)], [query.term, file])
+
+
+def show_step(query: Query, file: str, *, refused: bool) -> Step:
+    return step("sample", carried(query), [query.term, file]) if refused else NO_STEP

@@ -1,0 +1,149 @@
+"""D30 filters, pure: how a glob reads, how the filters combine, and their errors."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asrch.domain.errors import InputError
+from asrch.domain.filters import compile_glob, components, make_filters
+
+TYPES = {"py": ("*.py", "*.pyi"), "make": ("[Mm]akefile", "*.mk"), "c": ("*.[chH]",)}
+
+
+def keeps(path: str, *globs: str, types: tuple[str, ...] = ()) -> bool:
+    return make_filters(types, globs, TYPES).keeps(path)
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "expected"),
+    [
+        ("*.py", "a.py", True),
+        ("*.py", "deep/er/a.py", True),  # no `/`: a name at any depth
+        ("*.py", "a.pyc", False),
+        ("net/*.py", "net/pool.py", True),  # a `/`: anchored at the searched path
+        ("net/*.py", "src/net/pool.py", False),
+        ("/a.py", "a.py", True),
+        ("/a.py", "b/a.py", False),
+        ("*/x.py", "a/b/x.py", False),  # `*` stops at `/`
+        ("**/x.py", "a/b/x.py", True),
+        ("**/x.py", "x.py", True),
+        ("a/**", "a/b/c.txt", True),
+        ("a/**/c.txt", "a/c.txt", True),
+        ("a/**/c.txt", "a/b/b/c.txt", True),
+        ("a**b", "aXXb", True),  # not a whole component: `*`
+        ("?.py", "a.py", True),
+        ("?.py", "ab.py", False),
+        ("[ab].py", "b.py", True),
+        ("[!ab].py", "b.py", False),
+        ("[^ab].py", "c.py", True),
+        ("[a-c]x", "bx", True),
+        ("{x,y}.py", "y.py", True),
+        ("{x,y}.py", "z.py", False),
+        ("\\*.py", "*.py", True),
+        ("\\*.py", "a.py", False),
+        ("[]].py", "].py", True),
+    ],
+)
+def test_an_include_glob_reads_like_a_gitignore_line(glob: str, path: str, expected: bool) -> None:
+    assert keeps(path, glob) is expected
+
+
+def test_an_exclude_drops_a_file_it_matches_or_one_under_a_directory_it_matches() -> None:
+    assert not keeps("tests/a.py", "!tests")
+    assert not keeps("src/tests/a.py", "!tests")
+    assert not keeps("src/tests/a.py", "!tests/")  # directories only
+    assert keeps("src/tests", "!tests/")  # a file named tests stays
+    assert keeps("src/tests/a.py", "!/tests")  # anchored at the searched path
+    assert not keeps("tests/a.py", "!/tests")
+    assert not keeps("a/b/c.log.d/x", "!*.log.d")
+
+
+def test_excludes_win_whatever_the_order_and_every_filter_must_keep_the_file() -> None:
+    assert not keeps("t/a.py", "!t/**", "*.py")
+    assert not keeps("t/a.py", "*.py", "!t/**")
+    assert keeps("a.py", "*.md", "*.py")  # includes: any one of them
+    assert keeps("a.pyi", types=("py",))
+    assert keeps("Makefile", types=("c", "make"))  # types: any one of them
+    assert not keeps("a.md", types=("py",))
+    assert not keeps("a.md", "*.md", types=("py",))  # types and globs: both
+    assert keeps("a.py", "*.py", types=("py",))
+    assert make_filters((), (), TYPES).keeps("anything")
+    assert keeps("GNUmakefile", types=("all",)) is False
+    assert keeps("a.h", types=("all",)) and keeps("makefile", types=("all",))
+
+
+def test_a_path_is_seen_as_typed_without_dot_slashes() -> None:
+    assert components("./src//net/pool.py") == ["src", "net", "pool.py"]
+    assert components("/abs/./x") == ["abs", "x"]
+    filters = make_filters((), ("!src/net/**",), TYPES)
+    assert filters.excluding("./src//net/pool.py") == '--glob "!src/net/**"'
+    assert make_filters((), ("/abs/**",), TYPES).keeps("/abs/x")
+
+
+def test_an_exclude_checks_only_the_directories_below_the_searched_path() -> None:
+    filters = make_filters((), ("!tests",), TYPES)
+    assert not filters.keeps("tests/a.py")
+    assert filters.keeps("tests/a.py", below=1)  # a search of `tests` itself
+    assert filters.excluding("tests/a.py") is None  # the same file, named
+    assert filters.excluding("tests") is not None
+
+
+def test_types_and_globs_are_named_when_they_exclude() -> None:
+    assert make_filters(("py",), ("*.py",), TYPES).excluding("a.md") == (
+        '--type py and --glob "*.py"'
+    )
+
+
+@pytest.mark.parametrize(
+    ("glob", "message"),
+    [
+        ("", "is empty"),
+        ("!", "is empty"),
+        ("src/", "matches directories only, so it keeps no file"),
+        ("[ab", "unclosed character class"),
+        ("{a,{b}}", "nested alternate groups"),
+        ("{a,b", "unclosed alternate group"),
+        ("a\\", "dangling"),
+    ],
+)
+def test_a_glob_that_cannot_keep_a_file_or_does_not_parse_is_refused(
+    glob: str, message: str
+) -> None:
+    with pytest.raises(InputError, match=message):
+        compile_glob(glob)
+
+
+def test_an_unknown_type_lists_close_names() -> None:
+    with pytest.raises(InputError, match="unknown --type pyy; close names: py; "):
+        make_filters(("pyy",), (), TYPES)
+    with pytest.raises(InputError, match="no close name"):
+        make_filters(("zzzzzz",), (), TYPES)
+
+
+_NAMES = st.sampled_from(["a", "b", "tests", "x.py", "y.md", "[a]", ".h", "a.d", "src"])
+_GLOB_TOKENS = st.sampled_from(
+    ["*", "**", "?", "a", "b", "tests", ".py", "/", "[ab]", "[!a]", "{x,y}"]
+)
+
+
+@settings(max_examples=300)
+@given(
+    target=st.sampled_from([".", "./", "src", "src/", "./src//", "/abs/src", "/"]),
+    below=st.lists(_NAMES, min_size=1, max_size=4).map("/".join),
+    drawn=st.lists(
+        st.tuples(st.booleans(), st.lists(_GLOB_TOKENS, min_size=1, max_size=4).map("".join)),
+        max_size=3,
+    ),
+    types=st.lists(st.sampled_from(sorted(TYPES)), max_size=2),
+)
+def test_the_walks_fast_keeper_agrees_with_keeps(
+    target: str, below: str, drawn: list[tuple[bool, str]], types: list[str]
+) -> None:
+    globs = [("!" if exclude else "") + text for exclude, text in drawn]
+    try:
+        filters = make_filters(types, globs, TYPES)
+    except InputError:
+        return
+    printed = target + below if target.endswith("/") else f"{target}/{below}"
+    expected = filters.keeps(printed, below=len(components(target)))
+    assert filters.keeper(target)(printed) is expected, (printed, globs, types)

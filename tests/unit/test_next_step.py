@@ -1,0 +1,74 @@
+"""D28: the next step is chosen by rule and can be pasted (pure)."""
+
+import shlex
+
+from asrch.domain.filters import make_filters
+from asrch.domain.modes import Mode
+from asrch.domain.next_step import (
+    NO_STEP,
+    command_line,
+    joined,
+    sample_step,
+    scout_step,
+    show_step,
+    survey_step,
+)
+from asrch.domain.query import Query
+
+
+def test_rows_are_joined_with_any_spelling_of_the_target() -> None:
+    assert joined("src", "net/pool.py") == "src/net/pool.py"
+    assert joined("./src//", "net/pool.py") == "./src/net/pool.py"
+    assert joined(".", "net/pool.py") == "net/pool.py"
+    assert joined("./", "a.py") == "a.py"
+    assert joined("/", "etc/hosts") == "/etc/hosts"
+
+
+def test_survey_scouts_the_most_selective_term_that_matched() -> None:
+    queries = [Query(term=t) for t in ("a", "b", "c", "d")]
+    rows = [(10, 2, "src"), (0, 0, None), (3, 2, "docs"), (3, 1, "lib")]
+    assert survey_step(queries, rows) == ("asrch", "scout", "d", "lib")
+    assert survey_step(queries[:2], [(0, 0, None), (0, 0, None)]) == NO_STEP
+
+
+def test_mode_case_and_filters_are_carried_over_in_order() -> None:
+    filters = make_filters(["py"], ["!tests/**", "-odd*"], {"py": ["*.py"]})
+    query = Query(term="-x", mode=Mode.WORD, ignore_case=True, filters=filters)
+    step = scout_step(query, "src", "a b.py", directory=True)
+    assert step == (
+        "asrch", "sample", "--word", "-i", "--type", "py", "--glob", "!tests/**",
+        "--glob=-odd*", "--", "-x", "src/a b.py",
+    )  # fmt: skip
+    assert shlex.split(command_line(step)) == list(step)
+
+
+def test_a_named_file_is_sampled_as_typed() -> None:
+    step = scout_step(Query(term="t"), "./a//b.py", "./a//b.py", directory=False)
+    assert step == ("asrch", "sample", "t", "./a//b.py")
+
+
+def test_sample_pages_on_then_shows_the_first_match() -> None:
+    q = Query(term="t")
+
+    def at(page: int, pages: int, first: int | None, per_page: int = 3) -> tuple[str, ...]:
+        return sample_step(
+            q, "f", clusters=7, page=page, pages=pages, per_page=per_page, first_match=first
+        )
+
+    assert at(1, 3, 5) == ("asrch", "sample", "--page", "2", "t", "f")
+    assert at(3, 3, 50) == ("asrch", "show", "--line", "50", "t", "f")
+    assert at(9, 3, None) == ("asrch", "sample", "--page", "3", "t", "f")
+    assert at(1, 2, 5, per_page=5)[2:4] == ("--clusters", "5")
+    none = sample_step(q, "f", clusters=0, page=1, pages=1, per_page=3, first_match=None)
+    assert none == NO_STEP
+
+
+def test_only_a_refused_show_has_a_next_step() -> None:
+    assert show_step(Query(term="t"), "f", refused=True) == ("asrch", "sample", "t", "f")
+    assert show_step(Query(term="t"), "f", refused=False) == NO_STEP
+
+
+def test_a_name_that_cannot_be_pasted_as_one_line_gets_no_step() -> None:
+    assert scout_step(Query(term="t"), "src", "a\nb.py", directory=True) == NO_STEP
+    assert scout_step(Query(term="t"), "src", "a\udcffb.py", directory=True) == NO_STEP
+    assert scout_step(Query(term="t" * 900), "src", "a.py", directory=True) == NO_STEP
