@@ -111,7 +111,7 @@ class RipgrepSearcher:
         from asrch.engine.argv import type_list_argv
         from asrch.engine.process import run_to_end
 
-        output, _ = run_to_end(type_list_argv(self.rg))
+        output, _ = run_to_end(type_list_argv(self.rg), self._launch)
         types: dict[str, tuple[str, ...]] = {}
         for line in output.decode("utf-8", "replace").splitlines():
             name, colon, globs = line.partition(": ")

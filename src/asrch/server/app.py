@@ -32,6 +32,8 @@ from asrch.server.tools import (
     ContextArg,
     FileArg,
     FixedModeArg,
+    GlobArg,
+    IgnoreCaseArg,
     LineArg,
     ModeArg,
     PageArg,
@@ -39,6 +41,7 @@ from asrch.server.tools import (
     PathsArg,
     QueryArg,
     TermsArg,
+    TypeArg,
     Work,
     sample_work,
     scout_work,
@@ -97,42 +100,69 @@ class Calls:
 
 
 class AsrchTools:
-    """The tool functions; their signatures are the tools' input schemas (D29)."""
+    """The tool functions; their signatures are the tools' input schemas (D29), their
+    arguments keyword-only, as a tool call names each one."""
 
     def __init__(self, calls: Calls) -> None:
         self._calls = calls
         self._roots = calls.roots
 
     async def survey(
-        self, terms: TermsArg, paths: PathsArg = (), mode: FixedModeArg = "fixed"
+        self,
+        *,
+        terms: TermsArg,
+        paths: PathsArg = (),
+        mode: FixedModeArg = "fixed",
+        ignore_case: IgnoreCaseArg = False,
+        type: TypeArg = (),
+        glob: GlobArg = (),
     ) -> CallToolResult:
-        return await self._calls.answer(survey_work(self._roots, terms, paths, Common(mode)))
+        common = Common(mode, ignore_case, type, glob)
+        return await self._calls.answer(survey_work(self._roots, terms, paths, common))
 
     async def scout(
-        self, query: QueryArg, path: PathArg = ".", mode: ModeArg = "fixed"
+        self,
+        *,
+        query: QueryArg,
+        path: PathArg = ".",
+        mode: ModeArg = "fixed",
+        ignore_case: IgnoreCaseArg = False,
+        type: TypeArg = (),
+        glob: GlobArg = (),
     ) -> CallToolResult:
-        return await self._calls.answer(scout_work(self._roots, query, path, Common(mode)))
+        common = Common(mode, ignore_case, type, glob)
+        return await self._calls.answer(scout_work(self._roots, query, path, common))
 
     async def sample(
         self,
+        *,
         query: QueryArg,
         file: FileArg,
         clusters: ClustersArg = SAMPLE_CLUSTERS_DEFAULT,
         page: PageArg = 1,
         mode: ModeArg = "fixed",
+        ignore_case: IgnoreCaseArg = False,
+        type: TypeArg = (),
+        glob: GlobArg = (),
     ) -> CallToolResult:
-        work = sample_work(self._roots, query, file, Common(mode), clusters=clusters, page=page)
+        common = Common(mode, ignore_case, type, glob)
+        work = sample_work(self._roots, query, file, common, clusters=clusters, page=page)
         return await self._calls.answer(work)
 
     async def show(
         self,
+        *,
         query: QueryArg,
         file: FileArg,
         line: LineArg = None,
         context: ContextArg = SHOW_CONTEXT_DEFAULT,
         mode: ModeArg = "fixed",
+        ignore_case: IgnoreCaseArg = False,
+        type: TypeArg = (),
+        glob: GlobArg = (),
     ) -> CallToolResult:
-        work = show_work(self._roots, query, file, Common(mode), line=line, context=context)
+        common = Common(mode, ignore_case, type, glob)
+        work = show_work(self._roots, query, file, common, line=line, context=context)
         return await self._calls.answer(work)
 
 

@@ -10,7 +10,7 @@ by the caller (`asrch.server.app`).
 from collections.abc import Callable, Sequence
 from typing import Annotated, Literal, NamedTuple
 
-from pydantic import Field, StrictInt, StrictStr
+from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from asrch.commands.sample import run_sample
 from asrch.commands.scout import run_scout
@@ -65,7 +65,7 @@ _FIXED_MODES = (
 )
 _MODES = (
     f"{_FIXED_MODES}; regex: ripgrep regex (an unescaped | is refused: compare "
-    "alternatives with survey). Case-sensitive."
+    "alternatives with survey). Case-sensitive unless ignore_case."
 )
 
 QueryArg = Annotated[
@@ -83,7 +83,8 @@ ModeArg = Annotated[ModeName, Field(description=_MODES)]
 FixedModeArg = Annotated[
     FixedModeName,
     Field(
-        description=f"{_FIXED_MODES}. Case-sensitive. (No regex: compare alternatives as terms.)"
+        description=f"{_FIXED_MODES}. Case-sensitive unless ignore_case. (No regex: compare "
+        "alternatives as terms.)"
     ),
 ]
 TermsArg = Annotated[
@@ -109,6 +110,25 @@ LineArg = Annotated[
 ContextArg = Annotated[
     StrictInt, Field(description=f"Lines of context around each match, 0-{SHOW_CONTEXT_MAX}.")
 ]
+# D30, as the command line's -i / --ignore-case, --type and --glob (repeatable: lists).
+IgnoreCaseArg = Annotated[
+    StrictBool, Field(description="Letters match in either case, in every mode.")
+]
+TypeArg = Annotated[
+    Sequence[StrictStr],
+    Field(
+        description="Only files of these ripgrep types (names of `rg --type-list`, e.g. py, "
+        "rust, js); none: every type. An unknown name is an error listing close ones."
+    ),
+]
+GlobArg = Annotated[
+    Sequence[StrictStr],
+    Field(
+        description="Only files matching one of these globs (relative to the searched path, "
+        "as .gitignore reads them), and none matching a `!GLOB` one. Filters only narrow: "
+        "they never bring back an ignored or excluded file."
+    ),
+]
 
 
 class Answered(NamedTuple):
@@ -124,12 +144,22 @@ Work = Callable[[Searcher], Answered]
 
 class Common(NamedTuple):
     """The arguments every tool takes, as the use cases want them: the one place a tool
-    argument becomes a search option."""
+    argument becomes a search option (the command line's `CommonOptions.options`)."""
 
     mode: str
+    ignore_case: bool = False
+    types: Sequence[str] = ()
+    globs: Sequence[str] = ()
 
     def options(self) -> SearchOptions:
-        return SearchOptions(mode=Mode(self.mode))
+        for value in (*self.types, *self.globs):
+            refuse_nul(value, "--type" if value in self.types else "--glob")
+        return SearchOptions(
+            mode=Mode(self.mode),
+            ignore_case=self.ignore_case,
+            types=tuple(self.types),
+            globs=tuple(self.globs),
+        )
 
 
 def survey_work(roots: Roots, terms: Sequence[str], paths: Sequence[str], common: Common) -> Work:
