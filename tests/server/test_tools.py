@@ -81,6 +81,29 @@ ANSWERS: list[tuple[str, dict[str, Any], list[str]]] = [
         ["show", "ctrl", "samples/control.txt"],
     ),
     ("scout", {"query": "release", "path": "docs"}, ["scout", "release", "docs"]),
+    # D30: type, glob, ignore_case are the command line's --type, --glob, -i.
+    ("scout", {"query": "connect", "type": ["py"]}, ["scout", "--type", "py", "connect"]),
+    (
+        "scout",
+        {"query": "connect", "glob": ["!tests/**", "*.py"]},
+        ["scout", "--glob", "!tests/**", "--glob", "*.py", "connect"],
+    ),
+    ("scout", {"query": "CONNECT", "ignore_case": True}, ["scout", "-i", "CONNECT"]),
+    (
+        "survey",
+        {"terms": ["Connect", "RETRY"], "ignore_case": True, "type": ["py", "md"]},
+        ["survey", "-i", "--type", "py", "--type", "md", "--term", "Connect", "--term", "RETRY"],
+    ),
+    (
+        "sample",
+        {"query": "HIT", "file": "samples/clusters.txt", "ignore_case": True, "glob": ["*.txt"]},
+        ["sample", "-i", "--glob", "*.txt", "HIT", "samples/clusters.txt"],
+    ),
+    (
+        "show",
+        {"query": "Connect", "file": "src/net/pool.py", "ignore_case": True, "type": ["py"]},
+        ["show", "-i", "--type", "py", "Connect", "src/net/pool.py"],
+    ),
 ]
 
 
@@ -166,6 +189,18 @@ INPUT_ERRORS: list[tuple[str, dict[str, Any], list[str]]] = [
         "show",
         {"query": "x", "file": "README.md", "line": 0},
         ["show", "x", "README.md", "--line", "0"],
+    ),
+    ("scout", {"query": "x", "type": ["pyhton"]}, ["scout", "--type", "pyhton", "x"]),
+    ("scout", {"query": "x", "glob": ["[a"]}, ["scout", "--glob", "[a", "x"]),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt", "type": ["py"]},
+        ["sample", "--type", "py", "hit", "samples/clusters.txt"],
+    ),
+    (
+        "show",
+        {"query": "x", "file": "README.md", "glob": ["!*.md"]},
+        ["show", "--glob", "!*.md", "x", "README.md"],
     ),
 ]
 
@@ -266,6 +301,8 @@ def test_a_nul_character_is_an_input_error_not_a_crash(corpus: Path) -> None:
         ("survey", {"terms": ["a\x00"]}, "error: --term "),
         ("sample", {"query": "hit", "file": "samples/clusters.txt\x00"}, "error: file "),
         ("show", {"query": "\x00", "file": "README.md"}, "error: query "),
+        ("scout", {"query": "x", "glob": ["*\x00"]}, "error: --glob "),
+        ("scout", {"query": "x", "type": ["p\x00y"]}, "error: --type "),
     ]
     results = call_tools(build_server([str(corpus)]), *[(t, a) for t, a, _ in nul])
     for (tool, arguments, start), result in zip(nul, results, strict=True):
