@@ -112,9 +112,10 @@ def sample_step(
 ) -> Step:
     """`first_match`: the first match of the page's first cluster (None: an empty page,
     past the last). The page's clusters are what the agent has just read, so the step is
-    the closest look at them, not the next page: measured on the context benchmark
-    (docs/context.md), paging on first sent the scripted agent through every page of
-    the top file and it found 24 of 51 answers, against 36 with no `next:` lines."""
+    the closest look at them, not the next page: on the context benchmark
+    (docs/context.md) paging first sent the scripted agent through every page of its
+    top file (31 of 51 answers sources first, 29 with 20 calls); showing first, 35 and
+    37."""
     if clusters == 0:
         return NO_STEP
     if first_match is None:
