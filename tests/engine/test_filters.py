@@ -182,13 +182,3 @@ def test_surveys_one_pass_keeps_what_each_count_keeps(
     for target in (str(guarded), str(guarded / "src")):
         each = [SEARCHER.count(q, target, cap=SCAN_CAP) for q in queries]
         assert SEARCHER.count_terms(queries, target, cap=SCAN_CAP) == each
-
-
-def test_a_use_case_still_takes_a_bare_mode(guarded: Path) -> None:
-    """Callers written before D30 (a Mode where SearchOptions now goes) keep working."""
-    from asrch.commands.scout import run_scout
-    from asrch.domain.modes import Mode
-    from asrch.domain.query import SearchOptions
-
-    bare = run_scout(SEARCHER, TERM, str(guarded), Mode.WORD)
-    assert bare == run_scout(SEARCHER, TERM, str(guarded), SearchOptions(mode=Mode.WORD))

@@ -50,16 +50,14 @@ def test_a_named_file_is_sampled_as_typed() -> None:
 def test_sample_shows_the_first_match_of_its_page() -> None:
     q = Query(term="t")
 
-    def at(page: int, pages: int, first: int | None, per_page: int = 3) -> tuple[str, ...]:
-        return sample_step(
-            q, "f", clusters=7, page=page, pages=pages, per_page=per_page, first_match=first
-        )
+    def at(pages: int, first: int | None, per_page: int = 3) -> tuple[str, ...]:
+        return sample_step(q, "f", clusters=7, pages=pages, per_page=per_page, first_match=first)
 
-    assert at(1, 3, 5) == ("asrch", "show", "--line", "5", "t", "f")
-    assert at(3, 3, 50) == ("asrch", "show", "--line", "50", "t", "f")
-    assert at(9, 3, None) == ("asrch", "sample", "--page", "3", "t", "f")
-    assert at(9, 2, None, per_page=5)[2:4] == ("--clusters", "5")
-    none = sample_step(q, "f", clusters=0, page=1, pages=1, per_page=3, first_match=None)
+    assert at(3, 5) == ("asrch", "show", "--line", "5", "t", "f")  # more pages follow
+    assert at(3, 50) == ("asrch", "show", "--line", "50", "t", "f")
+    assert at(3, None) == ("asrch", "sample", "--page", "3", "t", "f")  # past the end
+    assert at(2, None, per_page=5)[2:4] == ("--clusters", "5")
+    none = sample_step(q, "f", clusters=0, pages=1, per_page=3, first_match=None)
     assert none == NO_STEP
 
 

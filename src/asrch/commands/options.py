@@ -3,16 +3,9 @@ a named file checked against the filters."""
 
 from asrch.domain.errors import InputError
 from asrch.domain.filters import Filters, make_filters
-from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
 from asrch.domain.query import Query, SearchOptions, make_query
 from asrch.domain.values import quote
-
-
-def options_of(given: SearchOptions | Mode) -> SearchOptions:
-    """A use case's options; a bare Mode (the signature before D30) means no filter and
-    case-sensitive, so a caller written against it keeps working."""
-    return given if isinstance(given, SearchOptions) else SearchOptions(mode=given)
 
 
 def filters_of(searcher: Searcher, options: SearchOptions) -> Filters:

@@ -1,9 +1,8 @@
 """`sample`: the clusters of one term in one file, one page of them."""
 
 from asrch.commands.checks import require_file, require_range
-from asrch.commands.options import filters_of, options_of, query_of, require_kept
+from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
-from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.sample import SampleReport, build_sample_report
@@ -13,12 +12,11 @@ def run_sample(
     searcher: Searcher,
     term: str,
     file: str,
-    options: SearchOptions | Mode,
+    options: SearchOptions,
     *,
     clusters: int,
     page: int,
 ) -> SampleReport:
-    options = options_of(options)
     filters = filters_of(searcher, options)
     query = query_of(term, options, filters)
     require_range("--clusters", clusters, 1, SAMPLE_CLUSTERS_MAX)

@@ -1,18 +1,14 @@
 """`scout`: count one term under one path."""
 
 from asrch.commands.checks import require_path
-from asrch.commands.options import filters_of, options_of, query_of, require_kept
+from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.scout import ScoutReport, build_scout_report
 
 
-def run_scout(
-    searcher: Searcher, term: str, path: str, options: SearchOptions | Mode
-) -> ScoutReport:
-    options = options_of(options)
+def run_scout(searcher: Searcher, term: str, path: str, options: SearchOptions) -> ScoutReport:
     filters = filters_of(searcher, options)
     query = query_of(term, options, filters)
     kind = require_path(searcher, path)

@@ -1,10 +1,9 @@
 """`show`: the matches of one term in one file with context, or one line's window."""
 
 from asrch.commands.checks import require_file, require_range
-from asrch.commands.options import filters_of, options_of, query_of, require_kept
+from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
-from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.show import ShowReport, build_line_report, build_show_report
@@ -15,12 +14,11 @@ def run_show(
     searcher: Searcher,
     term: str,
     file: str,
-    options: SearchOptions | Mode,
+    options: SearchOptions,
     *,
     line: int | None,
     context: int,
 ) -> ShowReport:
-    options = options_of(options)
     filters = filters_of(searcher, options)
     query = query_of(term, options, filters)
     require_range("--context", context, 0, SHOW_CONTEXT_MAX)

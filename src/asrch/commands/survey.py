@@ -3,20 +3,18 @@
 from collections.abc import Sequence
 
 from asrch.commands.checks import require_path
-from asrch.commands.options import filters_of, options_of, query_of, require_kept
+from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
 
 
 def run_survey(
-    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], options: SearchOptions | Mode
+    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], options: SearchOptions
 ) -> SurveyReport:
     check_survey_size(terms, paths)
-    options = options_of(options)
     filters = filters_of(searcher, options)
     queries = [query_of(term, options, filters, what="--term") for term in terms]
     missing = []

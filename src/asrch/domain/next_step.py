@@ -105,7 +105,6 @@ def sample_step(
     file: str,
     *,
     clusters: int,
-    page: int,
     pages: int,
     per_page: int,
     first_match: int | None,

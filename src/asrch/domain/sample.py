@@ -90,7 +90,6 @@ def build_sample_report(
             query,
             file,
             clusters=len(clusters),
-            page=page,
             pages=pages,
             per_page=per_page,
             first_match=shown[0].cluster.first if shown else None,
