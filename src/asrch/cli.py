@@ -36,6 +36,7 @@ from asrch.domain.limits import (
 from asrch.domain.modes import mode_from_flags
 from asrch.domain.query import SearchOptions
 from asrch.domain.values import quote
+from asrch.engine.process import STOPPING_SIGNALS, refuse_new_children
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.help import APP_HELP, COMMAND_HELP
 from asrch.render.lines import printed
@@ -162,13 +163,14 @@ def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> i
     roots = Roots.of(root or [])
     try:
         from asrch.server.stdio import serve
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+    except ImportError as exc:
+        # Any piece of the extra (mcp, anyio, pydantic, ...), not only `mcp` itself.
+        missing = (exc.name or "").split(".")[0]
+        if missing in ("", "asrch"):
             raise
-        raise InputError(
-            "error: asrch mcp needs the MCP SDK, which is not installed; "
-            "install it with: pip install 'asrch[mcp]'"
-        ) from None
+        from asrch.installed import missing_extra_message
+
+        raise InputError(missing_extra_message(missing)) from None
     return serve(roots)
 
 
@@ -253,13 +255,15 @@ def run(tokens: Sequence[str]) -> int:
 
 
 def _terminate(signum: int, frame: object) -> NoReturn:
+    refuse_new_children()
     # Unwinding runs every `finally`, which kills and reaps the rg child.
     raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     tokens = sys.argv[1:] if argv is None else list(argv)
-    signal.signal(signal.SIGTERM, _terminate)
+    for signum in (signal.SIGINT, *STOPPING_SIGNALS):
+        signal.signal(signum, _terminate)
     try:
         return run(tokens)
     except AsrchError as exc:
