@@ -6,6 +6,7 @@ message itself, so no error ever reaches the user as a Rich panel, in colour, or
 traceback (D20).
 """
 
+import contextlib
 import os
 import signal
 import sys
@@ -26,7 +27,7 @@ from asrch.arguments import (
     grammar_of,
     read_command_line,
 )
-from asrch.domain.errors import AsrchError, ExitStatus, InputError
+from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
 from asrch.domain.limits import (
     SAMPLE_CLUSTERS_DEFAULT,
     SAMPLE_CLUSTERS_MAX,
@@ -160,6 +161,8 @@ def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> i
     """D29: the tools over stdio; the only command that imports the MCP SDK."""
     from asrch.server.roots import Roots
 
+    if sys.stdout is None:  # `asrch mcp >&-`: no client could read an answer
+        raise OutputError("error: cannot serve: stdout is closed")
     roots = Roots.of(root or [])
     try:
         from asrch.server.stdio import serve
@@ -171,7 +174,29 @@ def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> i
         from asrch.installed import missing_extra_message
 
         raise InputError(missing_extra_message(missing)) from None
-    return serve(roots)
+    try:
+        return serve(roots)
+    except Exception as exc:
+        failed = _write_failure(exc)
+        if failed is None:
+            raise
+        if isinstance(failed, BrokenPipeError):  # the client went away: as a hang-up
+            return ExitStatus.OK
+        raise OutputError(
+            f"error: cannot answer the client: stdout: {failed.strerror or failed}"
+        ) from None
+
+
+def _write_failure(exc: BaseException) -> OSError | None:
+    """The OSError that ended the server, alone or as every leaf of the SDK's task
+    groups (its stdout writer failed: a full disk), else None."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = [_write_failure(inner) for inner in exc.exceptions]
+        if leaves and all(leaf is not None for leaf in leaves):
+            return leaves[0]
+    return None
 
 
 COMMANDS: dict[str, Callable[..., int]] = {
@@ -190,11 +215,20 @@ def write(stream: object, text: str) -> None:
 
 
 def write_bytes(stream: object, data: bytes) -> None:
+    """`data` to `stream`, flushed; an output error (exit 74) if it cannot be written."""
+    name = "stderr" if stream is sys.stderr else "stdout"
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        raise TypeError("stream has no binary buffer")
-    buffer.write(data)
-    buffer.flush()
+    if buffer is None:  # started with the descriptor closed (`>&-`): Python's None
+        raise OutputError(f"error: cannot write the answer: {name} is closed")
+    try:
+        buffer.write(data)
+        buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(
+            f"error: cannot write the answer to {name}: {exc.strerror or exc}"
+        ) from None
 
 
 Report = TypeVar("Report")
@@ -267,15 +301,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(tokens)
     except AsrchError as exc:
-        write(sys.stderr, exc.message + "\n")
+        if isinstance(exc, OutputError):
+            _drop_stdout()
+        _complain(exc.message)
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`asrch … | head -1`): leave quietly, like grep does.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return ExitStatus.OK
     except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
-        write(sys.stderr, f"error: internal error: {type(exc).__name__}: {quote(str(exc))}\n")
+        _complain(f"error: internal error: {type(exc).__name__}: {quote(str(exc))}")
         return ExitStatus.INTERNAL
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: what is left in its buffer must not fail again (and
+    print Python's own complaint) when the interpreter flushes it on exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+
+
+def _complain(message: str) -> None:
+    """The one line on stderr; if stderr itself cannot take it, the status says it all."""
+    with contextlib.suppress(OutputError, BrokenPipeError):
+        write(sys.stderr, message + "\n")
