@@ -35,6 +35,7 @@ from asrch.domain.show import ShowReport
 from asrch.domain.survey import SurveyReport
 from asrch.render.lines import cap_line
 from asrch.render.narrowing import case_word
+from asrch.render.next_step import pasteable
 from asrch.render.notices import notice_text
 from asrch.render.sample import sample_notes
 from asrch.render.show import show_notes, window
@@ -86,7 +87,7 @@ def scout_answer(report: ScoutReport) -> ScoutAnswer:
         top_directories=_rows(report.top_directories),
         top_files=_rows(report.top_files),
         notices=_domain_notices(report.notices),
-        next=report.next_step or None,
+        next=pasteable(report.next_step) or None,
     )
 
 
@@ -125,7 +126,7 @@ def survey_answer(report: SurveyReport) -> SurveyAnswer:
             for section in report.by_path
         ),
         notices=_domain_notices(report.notices),
-        next=report.next_step or None,
+        next=pasteable(report.next_step) or None,
     )
 
 
@@ -153,7 +154,7 @@ def sample_answer(report: SampleReport) -> SampleAnswer:
             for view in report.shown
         ),
         notices=_notices(sample_notes(report)),
-        next=report.next_step or None,
+        next=pasteable(report.next_step) or None,
     )
 
 
@@ -176,5 +177,5 @@ def show_answer(report: ShowReport) -> ShowAnswer:
         context=report.context,
         snippets=_snippets(report.snippets),
         notices=_notices(show_notes(report)),
-        next=report.next_step or None,
+        next=pasteable(report.next_step) or None,
     )
