@@ -23,6 +23,7 @@ from asrch.domain.query import Query
 Step = tuple[str, ...]
 NO_STEP: Step = ()
 
+
 def carried(query: Query) -> list[str]:
     """The options of the current call that the next one must repeat."""
     options = [] if query.mode is Mode.FIXED else [f"--{query.mode.value}"]
