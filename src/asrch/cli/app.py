@@ -206,8 +206,8 @@ def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool)
     if not as_json:
         write(sys.stdout, render_text(report))
         return
-    # Only here does asrch import pydantic: after cyclopts has parsed (see
-    # docs/performance.md), and never on the text path.
+    # Only here, and only for JSON: the text path imports no contract module. The JSON
+    # path imports no pydantic either (D41, docs/architecture.md).
     from asrch.contract.render import render_json
 
     # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead

@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from asrch import __version__
 from asrch.commands.table import COMMANDS
 from asrch.contract.build import answer
+from asrch.contract.models import validated
 from asrch.contract.schema import schema
 from asrch.domain.errors import AsrchError
 from asrch.domain.limits import SCAN_CAP
@@ -84,7 +85,7 @@ class Calls:
         try:
             searcher = RipgrepSearcher(self._engine.rg, cwd=self.roots.first, children=children)
             answered = work(searcher)
-            structured = answer(answered.report).model_dump(mode="json")
+            structured = validated(answer(answered.report)).model_dump(mode="json")
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
             return _refusal(exc.message)
