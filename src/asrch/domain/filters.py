@@ -300,7 +300,8 @@ def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
 
     close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
     listed = f"close names: {', '.join(close)}; " if close else "no close name; "
-    return f"error: unknown --type {quote(name)}; {listed}`rg --type-list` lists all {len(known)}"
+    listing = f"`asrch --type-list` lists all {len(known)}"
+    return f"error: unknown --type {quote(name)}; {listed}{listing}"
 
 
 def components(path: str) -> list[str]:

@@ -8,10 +8,9 @@ traceback (D20).
 
 import contextlib
 import os
-import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, NamedTuple, NoReturn, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 from cyclopts import App, Parameter
 
@@ -27,6 +26,7 @@ from asrch.arguments import (
     grammar_of,
     read_command_line,
 )
+from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
 from asrch.domain.limits import (
     SAMPLE_CLUSTERS_DEFAULT,
@@ -37,9 +37,7 @@ from asrch.domain.limits import (
 from asrch.domain.modes import mode_from_flags
 from asrch.domain.query import SearchOptions
 from asrch.domain.values import quote
-from asrch.engine.process import STOPPING_SIGNALS, refuse_new_children
 from asrch.engine.searcher import RipgrepSearcher
-from asrch.help import APP_HELP, COMMAND_HELP
 from asrch.render.lines import printed
 
 # Each command imports its own use case and renderer when it runs: an agent calls
@@ -209,18 +207,24 @@ COMMANDS: dict[str, Callable[..., int]] = {
 EVERY_COMMAND: dict[str, Callable[..., int]] = {**COMMANDS, "mcp": mcp}
 
 
-def write(stream: object, text: str) -> None:
+def write(stream: Any, text: str) -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
     write_bytes(stream, printed(text))
 
 
-def write_bytes(stream: object, data: bytes) -> None:
-    """`data` to `stream`, flushed; an output error (exit 74) if it cannot be written."""
+def write_bytes(stream: Any, data: bytes) -> None:
+    """To the stream's bytes when it has them (a process's stdout); a text stream (an
+    in-process caller's `io.StringIO`) gets the same text. An output error (exit 74)
+    if it cannot be written."""
     name = "stderr" if stream is sys.stderr else "stdout"
-    buffer = getattr(stream, "buffer", None)
-    if buffer is None:  # started with the descriptor closed (`>&-`): Python's None
+    if stream is None:  # started with the descriptor closed (`>&-`): Python's None
         raise OutputError(f"error: cannot write the answer: {name} is closed")
+    buffer = getattr(stream, "buffer", None)
     try:
+        if buffer is None:
+            stream.write(data.decode("utf-8"))
+            stream.flush()
+            return
         buffer.write(data)
         buffer.flush()
     except BrokenPipeError:
@@ -239,8 +243,8 @@ def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool)
     if not as_json:
         write(sys.stdout, render_text(report))
         return
-    # Only here does asrch import pydantic: after cyclopts has parsed (see
-    # docs/performance.md), and never on the text path.
+    # Only here, and only for JSON: the text path imports no contract module. The JSON
+    # path imports no pydantic either (D41, docs/architecture.md).
     from asrch.contract.render import render_json
 
     # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
@@ -276,6 +280,11 @@ def run(tokens: Sequence[str]) -> int:
     if tokens and tokens[0] == "--version":
         write(sys.stdout, f"asrch {__version__}\n")
         return ExitStatus.OK
+    if list(tokens) == ["--type-list"]:
+        # The names `--type` takes, from the rg asrch runs (rg itself may not be on PATH).
+        known = searcher.file_types()
+        write(sys.stdout, "".join(f"{name}: {', '.join(known[name])}\n" for name in known))
+        return ExitStatus.OK
     try:
         function, line = _read(tokens)
         bound = bind(function, line)
@@ -288,16 +297,11 @@ def run(tokens: Sequence[str]) -> int:
     return int(function(*bound.arguments, **bound.options))
 
 
-def _terminate(signum: int, frame: object) -> NoReturn:
-    refuse_new_children()
-    # Unwinding runs every `finally`, which kills and reaps the rg child.
-    raise KeyboardInterrupt
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line (`argv`: the arguments after `asrch`, default `sys.argv[1:]`):
+    the answer on `sys.stdout`, messages on `sys.stderr`, the exit status returned. No
+    process-wide setting: `asrch.entry` adds those (SIGTERM) for the process."""
     tokens = sys.argv[1:] if argv is None else list(argv)
-    for signum in (signal.SIGINT, *STOPPING_SIGNALS):
-        signal.signal(signum, _terminate)
     try:
         return run(tokens)
     except AsrchError as exc:
