@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from asrch.contract.models import printable
+from asrch.contract.values import printable
 from tests.contract import toon
-from tests.contract.schemas import COMMANDS, one_answer
+from tests.contract.schemas import COMMANDS, as_the_models_print, one_answer
 from tests.golden.examples import Example, parse_examples
 from tests.golden.runner import Trees, run_example, slug, spec_pairs
 
@@ -176,6 +176,7 @@ def test_the_json_answer_says_what_the_text_says(
         return
     assert result.stderr == "", where
     answer = one_answer(result.stdout)
+    assert result.stdout == as_the_models_print(result.stdout), f"{where}: not the models' bytes"
     text = toon.read(_text(example))
     assert answer["command"] == text.block == shlex.split(example.command)[1], where
     assert answer["schema_version"] == "1"

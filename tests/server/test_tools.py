@@ -282,7 +282,7 @@ def test_a_bug_is_one_line_and_the_server_goes_on(
         raise RuntimeError("renderer broke")
 
     server = build_server([str(corpus)])
-    monkeypatch.setattr("asrch.server.tools.render_scout", broken)
+    monkeypatch.setattr("asrch.render.scout.render_scout", broken)
     bug, fine = call_tools(
         server,
         ("scout", {"query": "connect"}),

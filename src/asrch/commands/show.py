@@ -4,13 +4,38 @@ from asrch.commands.checks import require_file, require_range
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
-from asrch.domain.ports import Searcher
+from asrch.domain.ports import NO_SCOPES, Scopes, Searcher
 from asrch.domain.query import SearchOptions
-from asrch.domain.show import ShowReport, build_line_report, build_show_report
+from asrch.domain.show import (
+    ShowReport,
+    build_line_report,
+    build_show_report,
+    scope_lines_of_show,
+    with_show_scopes,
+)
 from asrch.domain.values import quote
 
 
 def run_show(
+    searcher: Searcher,
+    term: str,
+    file: str,
+    options: SearchOptions,
+    *,
+    line: int | None,
+    context: int,
+    scopes: Scopes = NO_SCOPES,
+) -> ShowReport:
+    return _scoped(scopes, _run(searcher, term, file, options, line=line, context=context))
+
+
+def _scoped(scopes: Scopes, report: ShowReport) -> ShowReport:
+    """The report with the scope lines (D31) of what it prints; none asked, none parsed."""
+    lines = scope_lines_of_show(report)
+    return with_show_scopes(report, scopes.of(report.file, lines)) if lines else report
+
+
+def _run(
     searcher: Searcher,
     term: str,
     file: str,
