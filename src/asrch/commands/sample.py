@@ -3,7 +3,7 @@
 from asrch.commands.checks import require_file, require_range
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
-from asrch.domain.ports import NO_SCOPES, Scopes, Searcher
+from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.sample import (
     SampleReport,
@@ -21,8 +21,9 @@ def run_sample(
     *,
     clusters: int,
     page: int,
-    scopes: Scopes = NO_SCOPES,
+    scopes: Scopes | None = None,
 ) -> SampleReport:
+    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     filters = filters_of(searcher, options)
     query = query_of(term, options, filters)
     require_range("--clusters", clusters, 1, SAMPLE_CLUSTERS_MAX)
@@ -33,4 +34,6 @@ def run_sample(
     report = build_sample_report(query, file, scan, per_page=clusters, page=page)
     lines = scope_lines_of_sample(report)
     # D31: the scopes of what the page prints; none asked, none parsed.
-    return with_sample_scopes(report, scopes.of(file, lines)) if lines else report
+    if not lines:
+        return report
+    return with_sample_scopes(report, (scopes or searcher.scopes()).of(file, lines))

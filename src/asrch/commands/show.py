@@ -4,7 +4,7 @@ from asrch.commands.checks import require_file, require_range
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
-from asrch.domain.ports import NO_SCOPES, Scopes, Searcher
+from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.show import (
     ShowReport,
@@ -24,15 +24,20 @@ def run_show(
     *,
     line: int | None,
     context: int,
-    scopes: Scopes = NO_SCOPES,
+    scopes: Scopes | None = None,
 ) -> ShowReport:
-    return _scoped(scopes, _run(searcher, term, file, options, line=line, context=context))
+    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
+    report = _run(searcher, term, file, options, line=line, context=context)
+    return _scoped(scopes, searcher, report)
 
 
-def _scoped(scopes: Scopes, report: ShowReport) -> ShowReport:
+def _scoped(scopes: Scopes | None, searcher: Searcher, report: ShowReport) -> ShowReport:
     """The report with the scope lines (D31) of what it prints; none asked, none parsed."""
     lines = scope_lines_of_show(report)
-    return with_show_scopes(report, scopes.of(report.file, lines)) if lines else report
+    if not lines:
+        return report
+    found = (scopes or searcher.scopes()).of(report.file, lines)
+    return with_show_scopes(report, found)
 
 
 def _run(

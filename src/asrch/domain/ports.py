@@ -67,6 +67,10 @@ class Searcher(Protocol):
         """
         ...
 
+    def scopes(self) -> Scopes:
+        """The `Scopes` that reads files where this searcher does (D31)."""
+        ...
+
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
         """Lines `line - context .. line + context` of one file, matches marked, and
         the file's last line number (an out-of-range `line` gets no lines)."""
