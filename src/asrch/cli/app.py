@@ -20,6 +20,7 @@ from cyclopts.exceptions import CycloptsError
 from asrch import __version__
 from asrch.cli.errors import (
     ArgumentError,
+    UnknownWordError,
     converter_for,
     placeholders,
     refuse_flag_values,
@@ -29,8 +30,8 @@ from asrch.cli.errors import (
 from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.commands.table import COMMANDS, Argument, Command, load, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError
-from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
+from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
 
 # Each command imports its own use case and renderer when it runs: an agent calls
@@ -113,7 +114,7 @@ def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -
         if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
             raise
         raise InputError(
-            "error: asrch mcp needs the MCP SDK, which is not installed; "
+            "asrch mcp needs the MCP SDK, which is not installed; "
             "install it with: pip install 'asrch[mcp]'"
         ) from None
     return serve(roots)
@@ -186,7 +187,7 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """The command a line names and its values by argument name (those given), read by
     cyclopts; or an `ArgumentError` in asrch's words. Runs nothing."""
     if not tokens:
-        raise ArgumentError("error: missing command", with_help=True)
+        raise ArgumentError("missing command", with_help=True)
     refuse_flag_values(tokens)
     try:
         _, bound, _ = app.parse_args(placeholders(tokens))
@@ -211,7 +212,9 @@ def run_command_line(tokens: Sequence[str]) -> int:
         name, values = read(tokens)
     except ArgumentError as exc:
         usage = _help_for(_command_of(tokens)) if exc.with_help else ""
-        write(sys.stderr, exc.message + "\n" + usage)
+        # An unknown command or option is named bare, the usage after it (D20).
+        line = exc.message if isinstance(exc, UnknownWordError) else error_line(exc)
+        write(sys.stderr, line + "\n" + usage)
         return ExitStatus.INPUT
     if name == "mcp":
         return mcp(**values)
@@ -226,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run_command_line(tokens)
     except AsrchError as exc:
-        write(sys.stderr, exc.message + "\n")
+        write(sys.stderr, error_line(exc) + "\n")
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
@@ -236,5 +239,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return ExitStatus.OK
     except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
-        write(sys.stderr, f"error: internal error: {type(exc).__name__}: {quote(str(exc))}\n")
+        write(sys.stderr, internal_error_line(exc) + "\n")
         return ExitStatus.INTERNAL
