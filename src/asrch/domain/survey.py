@@ -149,7 +149,9 @@ def build_survey_report(
         notices.append(SkippedNotice(files=skipped))
     binary = sum(max((row[i].binary for row in tallies), default=0) for i in distinct)
     if binary:
-        notices.append(BinaryNotice(files=binary))
+        # A lower bound when, under some path, every term's scan stopped at the cap.
+        walked = all(any(not row[i].capped for row in tallies) for i in distinct)
+        notices.append(BinaryNotice(files=binary, capped=not walked))
     if not grand:
         filtered = bool(queries) and queries[0].filters.active
         notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered))
