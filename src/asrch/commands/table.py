@@ -462,8 +462,8 @@ SHOW = Command(
         "asrch show --type py connect src/net/pool.py",
         "asrch show --glob '!tests/**' connect src/net/pool.py",
     ),
-    f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES} (more "
-    "is refused: sample first); with line, only the lines around it.",
+    f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES}; with "
+    "line, only the lines around it. More is refused: sample the file first.",
     "asrch.commands.show:run_show",
     "asrch.render.show:render_show",
     "asrch.contract.build:show_answer",

@@ -33,11 +33,12 @@ from asrch.commands.table import COMMANDS
 from asrch.contract.build import answer
 from asrch.contract.models import validated
 from asrch.contract.schema import schema
-from asrch.domain.errors import AsrchError
+from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.values import quote
 from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
+from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
 from asrch.server.arguments import input_schema, read_arguments
 from asrch.server.roots import Roots
@@ -63,9 +64,9 @@ def _text(text: str) -> list[TextContent]:
     return [TextContent(type="text", text=printed(text).decode("utf-8"))]
 
 
-def _refusal(message: str) -> CallToolResult:
-    """A tool error: the command line's one-line message (what it prints on stderr)."""
-    return CallToolResult(content=_text(message + "\n"), is_error=True)
+def _refusal(line: str) -> CallToolResult:
+    """A tool error: the command line's one line (what it prints on stderr)."""
+    return CallToolResult(content=_text(line + "\n"), is_error=True)
 
 
 class Calls:
@@ -91,9 +92,9 @@ class Calls:
             structured = validated(answer(answered.report)).model_dump(mode="json")
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
-            return _refusal(exc.message)
+            return _refusal(error_line(exc))
         except Exception as exc:  # a bug: one line, as the command line says it (D20)
-            return _refusal(f"error: internal error: {type(exc).__name__}: {quote(str(exc))}")
+            return _refusal(internal_error_line(exc))
 
 
 @cache
@@ -126,13 +127,14 @@ def build_server(roots: Roots | Sequence[str], *, rg: str | None = None) -> Serv
     ) -> CallToolResult:
         name = params.name
         if name not in COMMANDS:
-            return _refusal(
-                f"error: unknown tool: {quote(name)}; the tools are " + ", ".join(COMMANDS)
+            unknown = InputError(
+                f"unknown tool: {quote(name)}; the tools are {', '.join(COMMANDS)}"
             )
+            return _refusal(error_line(unknown))
         try:
             given = read_arguments(name, params.arguments)
         except AsrchError as exc:
-            return _refusal(exc.message)
+            return _refusal(error_line(exc))
         return await calls.answer(work(name, confined, given))
 
     return Server(

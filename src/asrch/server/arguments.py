@@ -15,12 +15,15 @@ naming the argument as the tool names it (`clusters 9 is out of range 1-5`), nev
 the command line spells it.
 """
 
+import copy
+import json
+import re
 from collections.abc import Mapping
 from difflib import get_close_matches
 from typing import Any
 
 from asrch.commands.table import COMMANDS, Argument, Command
-from asrch.domain.errors import InputError
+from asrch.domain.errors import AsrchError, InputError, OutOfRangeError
 from asrch.domain.values import quote
 
 
@@ -74,8 +77,8 @@ def _kind_of(value: Any) -> str:
         return "an integer"
     if isinstance(value, float):
         return "a number"
-    if isinstance(value, str):
-        return f"the string {quote(value)}"
+    if isinstance(value, str):  # as JSON wrote it: `"2"` is not 2
+        return f"the string {json.dumps(value)}"
     if isinstance(value, list):
         return "a list"
     return "an object"
@@ -86,38 +89,33 @@ def _read_one(argument: Argument, value: Any) -> Any:
     key = argument.tool_key
     if argument.kind == "flag":
         if not isinstance(value, bool):
-            raise InputError(f"error: {key} must be true or false, not {_kind_of(value)}")
+            raise InputError(f"{key} must be true or false, not {_kind_of(value)}")
         return value
     if argument.kind == "number":
         allowed = argument.allowed_range()
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(
-                f"error: {key} must be an integer, {allowed}, not {_kind_of(value)}"
-            )
+            raise InputError(f"{key} must be an integer, {allowed}, not {_kind_of(value)}")
         low, high = argument.low, argument.high
         if (low is not None and value < low) or (high is not None and value > high):
-            raise InputError(f"error: {key} {value} is out of range {allowed}")
+            raise OutOfRangeError(key, value, allowed)
         return value
     if argument.kind == "choice":
         if value not in argument.choices:
             raise InputError(
-                f"error: {key} must be one of {', '.join(argument.choices)}, not "
-                f"{_kind_of(value)}"
+                f"{key} must be one of {', '.join(argument.choices)}, not {_kind_of(value)}"
             )
         return value
     if argument.many:
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             raise InputError(
-                f"error: {key} must be a list of strings (or one string), not {_kind_of(value)}"
+                f"{key} must be a list of strings (or one string), not {_kind_of(value)}"
             )
         if argument.most is not None and len(items) > argument.most:
-            raise InputError(
-                f"error: {key} has {len(items)} items; at most {argument.most} are allowed"
-            )
+            raise InputError(f"{key} has {len(items)} items; at most {argument.most} are allowed")
         return items
     if not isinstance(value, str):
-        raise InputError(f"error: {key} must be a string, not {_kind_of(value)}")
+        raise InputError(f"{key} must be a string, not {_kind_of(value)}")
     return value
 
 
@@ -126,7 +124,7 @@ def _unknown(command: Command, key: str) -> InputError:
     close = get_close_matches(key, known, n=1, cutoff=0.6)
     guess = f"did you mean {close[0]}? " if close else ""
     return InputError(
-        f"error: unknown argument {quote(key)} for {command.name}; {guess}"
+        f"unknown argument {quote(key)} for {command.name}; {guess}"
         f"its arguments are {', '.join(known)}"
     )
 
@@ -144,7 +142,43 @@ def read_arguments(name: str, given: Mapping[str, Any] | None) -> dict[str, Any]
     for key, argument in arguments.items():
         if key not in given or (given[key] is None and not argument.required):
             if argument.required:
-                raise InputError(f"error: {name} needs {key}; give {key}")
+                raise InputError(f"{name} needs {key}; give {key}")
             continue
         values[key] = _read_one(argument, given[key])
     return values
+
+
+def _flag_words(command: Command) -> list[tuple[re.Pattern[str], str]]:
+    """Each command-line spelling of the command's options, and the tool's words."""
+    pairs = [
+        ("at least one --term", "at least one term in terms"),
+        ("e.g. --term connect", 'e.g. terms: ["connect"]'),
+        ("survey --term A --term B", 'survey(terms=["A", "B"])'),
+    ]
+    for argument in command.arguments:
+        if argument.positional or argument.cli is None:
+            continue
+        if argument.tool_help is None:  # a mode flag: the tool's `mode` word
+            if argument.kind == "flag" and argument.role == "search":
+                pairs.append((argument.spelling, f"mode {argument.name}"))
+            continue
+        pairs.append((argument.spelling, argument.tool_key))
+    return [(re.compile(rf"(?<![\w-]){re.escape(flag)}(?![\w-])"), word) for flag, word in pairs]
+
+
+def in_tool_words(error: AsrchError, name: str) -> AsrchError:
+    """`error` as a tool call must say it: its arguments named as the tool names them
+    (`clusters`, `terms`, `mode regex`), never as command-line flags (D37)."""
+    command = COMMANDS[name]
+    if isinstance(error, OutOfRangeError):
+        spelled = {a.spelling: a.tool_key for a in command.arguments if a.tool_help is not None}
+        return OutOfRangeError(spelled.get(error.name, error.name), error.value, error.allowed)
+    message = error.message
+    for flag, word in _flag_words(command):
+        message = flag.sub(word, message)
+    if message == error.message:
+        return error
+    reworded = copy.copy(error)  # the same kind of error, with its exit status
+    reworded.message = message
+    reworded.args = (message,)
+    return reworded
