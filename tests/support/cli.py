@@ -151,14 +151,17 @@ def _in_process(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
 
 def _fresh_engine() -> None:
     """The CLI's searcher resolves rg once per process (from ASRCH_RG, beside the
-    interpreter, or PATH): a new one per run, as each process would have."""
-    cli = sys.modules.get("asrch.cli")
-    if cli is None:
-        from asrch import cli
+    interpreter, or PATH): a new one per run, as each process would have. Any
+    module-level searcher of asrch is replaced, wherever the CLI keeps it."""
+    import asrch.cli  # noqa: F401 (the command line's modules, loaded as a run loads them)
     from asrch.engine.searcher import RipgrepSearcher
 
-    if isinstance(getattr(cli, "searcher", None), RipgrepSearcher):
-        cli.searcher = RipgrepSearcher()  # type: ignore[attr-defined]
+    for name, module in list(sys.modules.items()):
+        if name.startswith("asrch.") and module is not None:
+            namespace = vars(module)
+            for attribute, value in list(namespace.items()):
+                if type(value) is RipgrepSearcher:
+                    namespace[attribute] = RipgrepSearcher()
 
 
 def _stream(buffer: io.BytesIO) -> io.TextIOWrapper:
