@@ -35,3 +35,14 @@ def one_answer(stdout: str) -> Any:
     problems = schema_errors(answer)
     assert not problems, "\n".join(problems)
     return answer
+
+
+def as_the_models_print(stdout: str) -> str:
+    """The answer `stdout` holds, validated by its command's model and printed by
+    pydantic: what `--format json` printed before D41 took pydantic off its path. The
+    stdlib writer must print the same bytes."""
+    from asrch.contract.models import ANSWERS
+    from asrch.contract.render import ESCAPES
+
+    model = ANSWERS[json.loads(stdout)["command"]].model_validate_json(stdout)
+    return model.model_dump_json().translate(ESCAPES) + "\n"

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from asrch.contract.models import printable
+from asrch.contract.values import printable
 from tests.contract import toon
-from tests.contract.schemas import COMMANDS, one_answer
+from tests.contract.schemas import COMMANDS, as_the_models_print, one_answer
 from tests.golden.examples import Example, parse_examples
 from tests.golden.runner import Trees, run_example, slug, spec_pairs
 
@@ -63,6 +63,22 @@ def _lines(snippets: list[list[toon.Line]]) -> list[list[tuple[int, bool, str]]]
 
 def _json_lines(snippets: list[dict[str, Any]]) -> list[list[tuple[int, bool, str]]]:
     return [[(ln["line"], ln["match"], ln["text"]) for ln in s["lines"]] for s in snippets]
+
+
+def _printed_scopes(snippets: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """The `N=` lines the text prints for the JSON's snippets (D31): before each snippet,
+    the headers above it that no earlier line of the answer printed, in line order."""
+    printed: list[tuple[int, str]] = []
+    shown: set[int] = set()
+    for snippet in snippets:
+        first = snippet["lines"][0]["line"]
+        above = {(s["line"], s["text"]) for ln in snippet["lines"] for s in ln["scope"]}
+        for number, header in sorted(h for h in above if h[0] < first):
+            if number not in shown:
+                printed.append((number, header))
+                shown.add(number)
+        shown.update(ln["line"] for ln in snippet["lines"])
+    return printed
 
 
 def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
@@ -131,6 +147,8 @@ def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
         )
         assert cluster.of == answer["clusters"]
         assert _lines(cluster.snippets) == _json_lines(shown["snippets"])
+    snippets = [s for shown in answer["shown"] for s in shown["snippets"]]
+    assert text.scopes == _printed_scopes(snippets)
 
 
 def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
@@ -155,6 +173,7 @@ def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
         _counts(f["matches"], answer["matches"], answer["capped"], "matches")
     assert answer["refused"] == (status == 3)
     assert _lines(text.snippets) == _json_lines(answer["snippets"])
+    assert text.scopes == _printed_scopes(answer["snippets"])
 
 
 @pytest.mark.parametrize(("example", "again"), CASES, ids=[slug(e) for e, _ in CASES])
@@ -170,6 +189,7 @@ def test_the_json_answer_says_what_the_text_says(
         return
     assert result.stderr == "", where
     answer = one_answer(result.stdout)
+    assert result.stdout == as_the_models_print(result.stdout), f"{where}: not the models' bytes"
     text = toon.read(_text(example))
     assert answer["command"] == text.block == shlex.split(example.command)[1], where
     assert answer["schema_version"] == "1"

@@ -1,4 +1,5 @@
-"""pydantic sits at the boundary: the text path never imports it, `--format json` does."""
+"""pydantic sits at the boundary (the schemas, the MCP server): no command line path
+imports it, text or `--format json` (D41)."""
 
 import subprocess
 import sys
@@ -46,9 +47,22 @@ def test_the_text_path_imports_no_pydantic(tmp_path: Path, args: tuple[str, ...]
     assert not leaked, f"asrch {' '.join(args)} imports {leaked}"
 
 
-def test_the_json_path_imports_the_contract(tmp_path: Path) -> None:
-    modules = _imported(tmp_path, "scout", "--format", "json", "connect", ".")
-    assert {"pydantic", "asrch.contract.models"} <= modules
+def _as_json(args: tuple[str, ...]) -> tuple[str, ...]:
+    return (args[0], "--format", "json", *args[1:])
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(_as_json(c)) for c in COMMANDS])
+def test_the_json_path_imports_no_pydantic(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """D41: `--format json` prints the builders' values with the stdlib; the models stay
+    the schemas' source and the MCP boundary's check, off the command line's path."""
+    modules = _imported(tmp_path, *_as_json(args))
+    assert {"asrch.cli", "asrch.contract.build", "asrch.contract.render"} <= modules, (
+        "the listing is read correctly, and the JSON path was taken"
+    )
+    leaked = sorted(
+        m for m in modules if m.split(".")[0] in BOUNDARY or m == "asrch.contract.models"
+    )
+    assert not leaked, f"asrch {' '.join(_as_json(args))} imports {leaked}"
 
 
 # --- the MCP SDK (D29): only `asrch mcp` imports it -----------------------------------

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from asrch.contract.build import answer
-from asrch.contract.models import Notice, PathMatches, ScoutAnswer, printable
-from asrch.contract.render import render_json
+from asrch.contract.models import Notice, PathMatches, ScoutAnswer, validated
+from asrch.contract.render import ESCAPES, render_json
+from asrch.contract.values import printable
 from asrch.domain.clusters import Cluster
 from asrch.domain.counting import Ranked
 from asrch.domain.lines import SourceLine
@@ -34,6 +35,12 @@ names = st.binary(min_size=1, max_size=40).map(os.fsdecode) | st.text(min_size=1
 terms = names | st.sampled_from(["\u2028", "\x85", "\x7f", "\x9b[2J", '"\\', "日本語"])
 modes = st.sampled_from(list(Mode))
 line_bytes = st.binary(max_size=60) | st.binary(min_size=790, max_size=900)
+
+
+def _as_the_models_print(report: object) -> str:
+    """The report's answer validated by its model and printed by pydantic (D41: the
+    command line's stdlib writer must print exactly these bytes)."""
+    return validated(answer(report)).model_dump_json().translate(ESCAPES) + "\n"
 
 
 def _check_no_raw_controls(out: str) -> None:
@@ -63,6 +70,7 @@ def test_scout_any_names(term: str, mode: Mode, path: str, rows: list[tuple[str,
         notices=notices,
     )
     out = render_json(report)
+    assert out == _as_the_models_print(report)
     _check_no_raw_controls(out)
     data = one_answer(out)
     assert (data["query"], data["path"], data["mode"]) == (printable(term), printable(path), mode)
@@ -113,6 +121,7 @@ def test_snippet_text_is_the_text_answer_s(
     ]
     for report, render_text in renderers:
         out = render_json(report)
+        assert out == _as_the_models_print(report)
         _check_no_raw_controls(out)
         data = one_answer(out)
         shown = data["snippets"] if data["command"] == "show" else data["shown"][0]["snippets"]
@@ -142,7 +151,19 @@ def test_every_report_has_its_answer_and_nothing_else_does() -> None:
     with pytest.raises(TypeError, match="no JSON answer for Query"):
         answer(Query(term="x"))
     assert ScoutAnswer.model_fields["schema_version"].default == "1"
-    assert json.loads(PathMatches(path="caf\udce9", matches=1).model_dump_json()) == {
-        "path": "caf\\xe9",
-        "matches": 1,
-    }
+
+    # A name's undecodable byte is made printable by the builder; the models refuse
+    # one that was not (no JSON string can hold it).
+    with pytest.raises(ValidationError, match="surrogate"):
+        PathMatches(path="caf\udce9", matches=1)
+    report = ScoutReport(
+        query=Query(term="x"),
+        path=".",
+        matches=1,
+        files=1,
+        capped=False,
+        top_directories=(),
+        top_files=(Ranked(path="caf\udce9", matches=1),),
+        notices=(),
+    )
+    assert json.loads(render_json(report))["top_files"] == [{"path": "caf\\xe9", "matches": 1}]

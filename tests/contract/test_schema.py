@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from asrch.contract.models import NOTICE_KINDS
 from asrch.contract.schema import schema_file, schema_text, write_schemas
+from asrch.contract.values import NOTICE_KINDS
 from asrch.domain.notices import kinds as notice_kinds
 from tests.contract.schemas import COMMANDS, SCHEMA_DIR, one_answer, schema_errors
 from tests.golden.examples import parse_examples

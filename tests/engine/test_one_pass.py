@@ -282,3 +282,93 @@ def test_count_records_with_garbage_are_an_engine_error() -> None:
     for bad in (b"x", b"a\x003\nzz", b"a\x00\n", b"a\x003", b"a\x00x\n", b"a\x001\n\x002\n\x00"):
         with pytest.raises(EngineError):
             parse_count_records(bad)
+
+
+# --- issue 20, item 1: the matched lines are bytes, never sniffed for a BOM -------------
+
+
+@pytest.mark.parametrize(
+    "first",
+    [b"\xff\xfe needle latin1", b"\xfe\xff needle latin1", b"\xef\xbb\xbfneedle bom"],
+    ids=["FF FE", "FE FF", "UTF-8 BOM"],
+)
+def test_a_first_matched_line_that_looks_like_a_bom(tmp_path: Path, first: bytes) -> None:
+    """The lines file starts with the first matched line: rg must not take its first
+    bytes for a byte-order mark (and decode the whole file as UTF-16, or drop them)."""
+    _write(tmp_path, {"a.txt": b"first line\n" + first + b"\nneedle two\n", "b.txt": b"needle\n"})
+    terms = ["needle", "two", "\ufeffneedle", "latin1"]
+    got = _check([Query(term=t) for t in terms], str(tmp_path), SCAN_CAP)
+    assert got[0].matches == 3
+
+
+# Random bytes, with the byte-order marks and the bytes a term lies next to at the start
+# of a line; names of random bytes (not UTF-8 included, newlines too).
+_RAW_PIECES = [
+    b"needle",
+    b"two",
+    b"\xff\xfe",
+    b"\xfe\xff",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"\xe9",
+    b" ",
+    b"\r",
+    b"\n",
+    b"_",
+]
+_raw_line = st.tuples(
+    st.sampled_from([b"", b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf"]),
+    st.lists(
+        st.one_of(st.sampled_from(_RAW_PIECES), st.binary(min_size=1, max_size=3)), max_size=6
+    ),
+).map(lambda line: line[0] + b"".join(line[1]))
+_raw_file = st.lists(_raw_line, max_size=5).map(
+    lambda lines: b"\n".join(lines).replace(b"\0", b"\1")
+)
+_raw_name = st.binary(min_size=1, max_size=4).map(
+    lambda b: b.replace(b"\0", b"n").replace(b"/", b"s").lstrip(b".") or b"x"
+)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    files=st.dictionaries(
+        st.tuples(st.sampled_from([b"", b"d/", b"\xff/", b"d/e/"]), _raw_name).map(b"".join),
+        _raw_file,
+        min_size=1,
+        max_size=5,
+    ),
+    terms=st.lists(
+        st.sampled_from(["needle", "two", "\ufeffneedle", "ne", "\xe9", "\u00e9"]),
+        min_size=2,
+        max_size=4,
+        unique=True,
+    ),
+    mode=st.sampled_from(MODES),
+)
+def test_survey_equals_scout_on_random_bytes_and_names(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: dict[bytes, bytes],
+    terms: list[str],
+    mode: Mode,
+) -> None:
+    """The fuzzer that found issue 20's item 1: survey's plan against scout's, per term,
+    on trees of random bytes under random names. (No NUL: a binary file under a name
+    that is not UTF-8 is the binary count's own test.)"""
+    root = tmp_path_factory.mktemp("raw")
+    dirs = {name.rsplit(b"/", 1)[0] for name in files if b"/" in name}
+    dirs |= {d.split(b"/")[0] for d in dirs}
+    for name, data in files.items():
+        if name in dirs:
+            continue
+        path = os.fsencode(root) + b"/" + name
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(data)
+    queries = [Query(term=t, mode=mode) for t in terms]
+    got = count_terms(RG, queries, str(root), cap=SCAN_CAP)
+    assert got == [count_files(RG, q, str(root), cap=SCAN_CAP) for q in queries]

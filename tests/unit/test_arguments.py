@@ -30,9 +30,9 @@ from asrch.arguments import (
     read_command_line,
     read_whole_number,
 )
-from asrch.cli import COMMANDS, CommonOptions, app
+from asrch.cli.app import COMMANDS, CommonOptions, app
+from asrch.cli.help import COMMAND_HELP
 from asrch.domain.values import quote
-from asrch.help import COMMAND_HELP
 
 GRAMMARS = {name: grammar_of(name, function) for name, function in COMMANDS.items()}
 ASCII_DIGITS = re.compile(r"[0-9]+")

@@ -1,4 +1,9 @@
-"""Domain reports to contract answers: pure functions, one per command.
+"""Domain reports to contract answers: pure functions, one per command, no pydantic.
+
+Each answer is the JSON value `--format json` prints: a dict whose keys are the fields
+of the command's model (`models.py`) in the model's order, terms and paths already
+`printable`, tuples for arrays. The command line serializes it with the stdlib (D41);
+the models validate it (`models.validated`) in the tests and at the MCP boundary.
 
 The numbers come from the same report the text renderer reads, and every string the
 text prints (notices, snippet text) comes from the same render functions: one source,
@@ -8,22 +13,7 @@ two renderers.
 from functools import singledispatch
 from typing import Any
 
-from asrch.contract.models import (
-    Answer,
-    Notice,
-    PathMatches,
-    PathSection,
-    PathTerm,
-    SampleAnswer,
-    SampleCluster,
-    ScoutAnswer,
-    ShowAnswer,
-    Snippet,
-    SnippetLine,
-    SurveyAnswer,
-    TermTotal,
-    Window,
-)
+from asrch.contract.values import SCHEMA_VERSION, printable
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
@@ -35,37 +25,58 @@ from asrch.domain.show import ShowReport
 from asrch.domain.survey import SurveyReport
 from asrch.render.lines import cap_line
 from asrch.render.narrowing import case_word
+from asrch.render.next_step import pasteable
 from asrch.render.notices import notice_text
 from asrch.render.sample import sample_notes
 from asrch.render.show import show_notes, window
-from asrch.render.snippets import source_line
+from asrch.render.snippets import scope_line, source_line
+
+Answer = dict[str, Any]
+"""One command's answer as JSON values (its model's fields, in order)."""
 
 
-def _notices(notes: list[tuple[str, str]]) -> tuple[Notice, ...]:
-    return tuple(Notice(kind=kind, message=message) for kind, message in notes)
+def _notices(notes: list[tuple[str, str]]) -> tuple[Answer, ...]:
+    return tuple({"kind": kind, "message": message} for kind, message in notes)
 
 
-def _domain_notices(notices: tuple[DomainNotice, ...]) -> tuple[Notice, ...]:
+def _domain_notices(notices: tuple[DomainNotice, ...]) -> tuple[Answer, ...]:
     return _notices([(n.kind, notice_text(n)) for n in notices])
 
 
-def _rows(rows: tuple[Ranked, ...]) -> tuple[PathMatches, ...]:
-    return tuple(PathMatches(path=r.path, matches=r.matches) for r in rows)
+def _rows(rows: tuple[Ranked, ...]) -> tuple[Answer, ...]:
+    return tuple({"path": printable(r.path), "matches": r.matches} for r in rows)
 
 
-def _line(line: SourceLine) -> SnippetLine:
+def _line(line: SourceLine) -> Answer:
     # The text answer's line (`N:text`, cut to 800 bytes), minus its `N:` prefix.
     printed = cap_line(source_line(line))
     prefix = len(str(line.number)) + 1
-    return SnippetLine(line=line.number, text=printed[prefix:], match=line.is_match)
+    scope = tuple(
+        {"line": s.line, "text": cap_line(scope_line(s))[len(str(s.line)) + 1 :]}
+        for s in line.scope
+    )
+    return {"line": line.number, "text": printed[prefix:], "match": line.is_match, "scope": scope}
 
 
-def _snippets(snippets: tuple[DomainSnippet, ...]) -> tuple[Snippet, ...]:
-    return tuple(Snippet(lines=tuple(_line(ln) for ln in s.lines)) for s in snippets)
+def _snippets(snippets: tuple[DomainSnippet, ...]) -> tuple[Answer, ...]:
+    return tuple({"lines": tuple(_line(ln) for ln in s.lines)} for s in snippets)
 
 
-def _narrowing(ignore_case: bool, filters: Filters) -> dict[str, Any]:
-    return {"case": case_word(ignore_case), "types": filters.types, "globs": filters.globs}
+def _head(command: str) -> Answer:
+    return {"schema_version": SCHEMA_VERSION, "command": command}
+
+
+def _narrowing(ignore_case: bool, filters: Filters) -> Answer:
+    return {
+        "case": case_word(ignore_case),
+        "types": tuple(map(printable, filters.types)),
+        "globs": tuple(map(printable, filters.globs)),
+    }
+
+
+def _next(step: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The text's `next:` step, or none where the text has none (its line too long)."""
+    return pasteable(step) or None
 
 
 @singledispatch
@@ -74,107 +85,111 @@ def answer(report: object) -> Answer:
 
 
 @answer.register
-def scout_answer(report: ScoutReport) -> ScoutAnswer:
-    return ScoutAnswer(
-        query=report.query.term,
-        mode=report.query.mode,
+def scout_answer(report: ScoutReport) -> Answer:
+    return {
+        **_head("scout"),
+        "query": printable(report.query.term),
+        "mode": report.query.mode,
         **_narrowing(report.query.ignore_case, report.query.filters),
-        path=report.path,
-        matches=report.matches,
-        files=report.files,
-        capped=report.capped,
-        top_directories=_rows(report.top_directories),
-        top_files=_rows(report.top_files),
-        notices=_domain_notices(report.notices),
-        next=report.next_step or None,
-    )
+        "path": printable(report.path),
+        "matches": report.matches,
+        "files": report.files,
+        "capped": report.capped,
+        "top_directories": _rows(report.top_directories),
+        "top_files": _rows(report.top_files),
+        "notices": _domain_notices(report.notices),
+        "next": _next(report.next_step),
+    }
 
 
 @answer.register
-def survey_answer(report: SurveyReport) -> SurveyAnswer:
-    return SurveyAnswer(
-        terms=report.terms,
-        paths=report.paths,
-        mode=report.mode,
+def survey_answer(report: SurveyReport) -> Answer:
+    return {
+        **_head("survey"),
+        "terms": tuple(map(printable, report.terms)),
+        "paths": tuple(map(printable, report.paths)),
+        "mode": report.mode,
         **_narrowing(report.ignore_case, report.filters),
-        capped=any(t.capped for t in report.overall),
-        overall=tuple(
-            TermTotal(
-                term=t.term,
-                matches=t.matches,
-                files=t.files,
-                capped=t.capped,
-                dominant_path=t.dominant_path,
-            )
+        "capped": any(t.capped for t in report.overall),
+        "overall": tuple(
+            {
+                "term": printable(t.term),
+                "matches": t.matches,
+                "files": t.files,
+                "capped": t.capped,
+                "dominant_path": None if t.dominant_path is None else printable(t.dominant_path),
+            }
             for t in report.overall
         ),
-        by_path=tuple(
-            PathSection(
-                path=section.path,
-                terms=tuple(
-                    PathTerm(
-                        term=r.term,
-                        matches=r.matches,
-                        files=r.files,
-                        capped=r.capped,
-                        top_file=r.top_file,
-                    )
+        "by_path": tuple(
+            {
+                "path": printable(section.path),
+                "terms": tuple(
+                    {
+                        "term": printable(r.term),
+                        "matches": r.matches,
+                        "files": r.files,
+                        "capped": r.capped,
+                        "top_file": printable(r.top_file),
+                    }
                     for r in section.rows
                 ),
-            )
+            }
             for section in report.by_path
         ),
-        notices=_domain_notices(report.notices),
-        next=report.next_step or None,
-    )
+        "notices": _domain_notices(report.notices),
+        "next": _next(report.next_step),
+    }
 
 
 @answer.register
-def sample_answer(report: SampleReport) -> SampleAnswer:
-    return SampleAnswer(
-        query=report.query.term,
-        mode=report.query.mode,
+def sample_answer(report: SampleReport) -> Answer:
+    return {
+        **_head("sample"),
+        "query": printable(report.query.term),
+        "mode": report.query.mode,
         **_narrowing(report.query.ignore_case, report.query.filters),
-        file=report.file,
-        matches=report.matches,
-        capped=report.capped,
-        clustered=report.kept,
-        clusters=report.clusters,
-        page=report.page,
-        pages=report.pages,
-        shown=tuple(
-            SampleCluster(
-                index=view.number,
-                start=view.cluster.first,
-                end=view.cluster.last,
-                hits=view.cluster.hits,
-                snippets=_snippets(view.snippets),
-            )
+        "file": printable(report.file),
+        "matches": report.matches,
+        "capped": report.capped,
+        "clustered": report.kept,
+        "clusters": report.clusters,
+        "page": report.page,
+        "pages": report.pages,
+        "shown": tuple(
+            {
+                "index": view.number,
+                "start": view.cluster.first,
+                "end": view.cluster.last,
+                "hits": view.cluster.hits,
+                "snippets": _snippets(view.snippets),
+            }
             for view in report.shown
         ),
-        notices=_notices(sample_notes(report)),
-        next=report.next_step or None,
-    )
+        "notices": _notices(sample_notes(report)),
+        "next": _next(report.next_step),
+    }
 
 
 @answer.register
-def show_answer(report: ShowReport) -> ShowAnswer:
+def show_answer(report: ShowReport) -> Answer:
     at_line = report.line is not None
     span = window(report, report.line) if report.line is not None else None
-    return ShowAnswer(
-        query=report.query.term,
-        mode=report.query.mode,
+    return {
+        **_head("show"),
+        "query": printable(report.query.term),
+        "mode": report.query.mode,
         **_narrowing(report.query.ignore_case, report.query.filters),
-        file=report.file,
-        matches=None if at_line else report.matches,
-        capped=report.capped,
-        refused=report.refused,
-        line=report.line,
-        window=Window(start=span[0], end=span[1]) if span else None,
-        window_matches=report.matches if at_line else None,
-        last_line=report.last_line if at_line else None,
-        context=report.context,
-        snippets=_snippets(report.snippets),
-        notices=_notices(show_notes(report)),
-        next=report.next_step or None,
-    )
+        "file": printable(report.file),
+        "matches": None if at_line else report.matches,
+        "capped": report.capped,
+        "refused": report.refused,
+        "line": report.line,
+        "window": {"start": span[0], "end": span[1]} if span else None,
+        "window_matches": report.matches if at_line else None,
+        "last_line": report.last_line if at_line else None,
+        "context": report.context,
+        "snippets": _snippets(report.snippets),
+        "notices": _notices(show_notes(report)),
+        "next": _next(report.next_step),
+    }

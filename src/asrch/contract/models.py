@@ -3,38 +3,31 @@
 Field names are those the text answer prints; every count the text may write as
 `at least N` / `>=N` comes with a `capped` boolean. Frozen, and `extra="forbid"`: an
 answer holds exactly the fields its schema (schema/COMMAND.schema.json) lists.
+
+The models define the schemas and validate answers (`validated`: in the tests and at
+the MCP boundary); the command line prints the builders' values (`build.py`) with the
+stdlib and never imports this module (D41). They validate JSON values: terms and
+paths arrive already `printable`.
 """
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PlainSerializer
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from asrch.contract.values import NOTICE_KINDS, SCHEMA_VERSION
 from asrch.domain.modes import Mode
-from asrch.domain.notices import kinds as notice_kinds
-from asrch.render.sample import PAST_END
-from asrch.render.show import REFUSED
-
-SCHEMA_VERSION: Literal["1"] = "1"
-
-NOTICE_KINDS: tuple[str, ...] = (
-    *notice_kinds(),
-    REFUSED,
-    PAST_END,
-)
-"""Every notice the domain can raise, then the two notes the renderers add themselves."""
 
 
-def printable(value: str) -> str:
-    # A name may hold bytes that are not UTF-8 (os.fsdecode keeps them as surrogate
-    # escapes); a JSON string cannot. Each such byte is written `\xNN`, as the text
-    # format shows it.
-    if value.isascii():
-        return value
-    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in value)
+def _printed(value: str) -> str:
+    # A surrogate escape is a byte the builder did not make printable: no JSON
+    # string can hold it.
+    if not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise ValueError("a surrogate escape (an undecodable byte not made printable)")
+    return value
 
 
-Text = Annotated[str, PlainSerializer(printable, return_type=str, when_used="json")]
-"""A string from the command line or the file system: a term, a path."""
+Text = Annotated[str, AfterValidator(_printed)]
+"""A string from the command line or the file system (a term, a path), `printable`."""
 Count = Annotated[int, Field(ge=0)]
 LineNumber = Annotated[int, Field(ge=1)]
 
@@ -175,6 +168,15 @@ class SurveyAnswer(Model):
     next: NextStep
 
 
+class ScopeLine(Model):
+    """A definition enclosing a printed line (D31), as the text's `N=text` line."""
+
+    line: LineNumber = Field(description="The line that names the definition.")
+    text: str = Field(
+        description="That line as the text answer prints it after `N=` (see `text` of a line)."
+    )
+
+
 class SnippetLine(Model):
     line: LineNumber
     text: str = Field(
@@ -182,6 +184,12 @@ class SnippetLine(Model):
         "removed, control characters made visible, cut to the 800-byte line with `…[+N bytes]`."
     )
     match: bool = Field(description="The line matches (`N:` in the text), or is context (`N-`).")
+    scope: tuple[ScopeLine, ...] = Field(
+        description="The definitions enclosing a printed match (with `--line`, that line), "
+        "outermost first, at most 3 (D31), each one even where the text does not repeat a "
+        "header printed above it. Empty for other lines, at the top level, and where no parse "
+        "tells it for sure."
+    )
 
 
 class Snippet(Model):
@@ -270,3 +278,9 @@ ANSWERS: dict[str, type[Answer]] = {
     "sample": SampleAnswer,
     "show": ShowAnswer,
 }
+
+
+def validated(values: dict[str, Any]) -> Answer:
+    """A builder's answer (`build.answer`) held to its command's model: a negative
+    count, an unknown notice kind, a missing or extra field fail here."""
+    return ANSWERS[values["command"]].model_validate(values)

@@ -144,10 +144,15 @@ def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
 
 def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str]:
     """`N:` for each match of the query in `lines` (a file of lines rg already matched
-    while walking, so no binary rule and no walk), stopped after `cap` matching lines."""
+    while walking, so no binary rule and no walk), stopped after `cap` matching lines.
+
+    `--encoding=none`: the file starts with whatever line matched first; rg must not
+    sniff a byte-order mark there (FF FE would turn the whole file into UTF-16). The
+    lines are already as rg decoded them in their own files."""
     return [
         rg,
         "--no-config",
+        "--encoding=none",
         "--text",
         "--no-mmap",
         "--line-number",

@@ -39,13 +39,14 @@ def render_sample(report: SampleReport) -> str:
     fields += [("clusters", report.clusters), ("page", f"{report.page}/{report.pages}")]
     lines = block("sample", fields)
     path = shown_path(report.file)
+    shown: set[int] = set()
     for view in report.shown:
         c = view.cluster
         lines.append(
             f"== {path} {c.first}-{c.last} ({_hits(c.hits)}, "
             f"cluster {view.number}/{report.clusters}) =="
         )
-        lines += snippet_lines(view.snippets)
+        lines += snippet_lines(view.snippets, shown)
     lines += [f"note: {message}" for _, message in sample_notes(report)]
     lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

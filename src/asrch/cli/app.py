@@ -7,10 +7,9 @@ traceback (D20).
 """
 
 import os
-import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, NamedTuple, NoReturn, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 from cyclopts import App, Parameter
 
@@ -26,6 +25,7 @@ from asrch.arguments import (
     grammar_of,
     read_command_line,
 )
+from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.domain.errors import AsrchError, ExitStatus, InputError
 from asrch.domain.limits import (
     SAMPLE_CLUSTERS_DEFAULT,
@@ -37,7 +37,6 @@ from asrch.domain.modes import mode_from_flags
 from asrch.domain.query import SearchOptions
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
-from asrch.help import APP_HELP, COMMAND_HELP
 from asrch.render.lines import printed
 
 # Each command imports its own use case and renderer when it runs: an agent calls
@@ -182,15 +181,19 @@ COMMANDS: dict[str, Callable[..., int]] = {
 EVERY_COMMAND: dict[str, Callable[..., int]] = {**COMMANDS, "mcp": mcp}
 
 
-def write(stream: object, text: str) -> None:
+def write(stream: Any, text: str) -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
     write_bytes(stream, printed(text))
 
 
-def write_bytes(stream: object, data: bytes) -> None:
+def write_bytes(stream: Any, data: bytes) -> None:
+    """To the stream's bytes when it has them (a process's stdout); a text stream (an
+    in-process caller's `io.StringIO`) gets the same text."""
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
-        raise TypeError("stream has no binary buffer")
+        stream.write(data.decode("utf-8"))
+        stream.flush()
+        return
     buffer.write(data)
     buffer.flush()
 
@@ -203,8 +206,8 @@ def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool)
     if not as_json:
         write(sys.stdout, render_text(report))
         return
-    # Only here does asrch import pydantic: after cyclopts has parsed (see
-    # docs/performance.md), and never on the text path.
+    # Only here, and only for JSON: the text path imports no contract module. The JSON
+    # path imports no pydantic either (D41, docs/architecture.md).
     from asrch.contract.render import render_json
 
     # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
@@ -252,14 +255,11 @@ def run(tokens: Sequence[str]) -> int:
     return int(function(*bound.arguments, **bound.options))
 
 
-def _terminate(signum: int, frame: object) -> NoReturn:
-    # Unwinding runs every `finally`, which kills and reaps the rg child.
-    raise KeyboardInterrupt
-
-
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line (`argv`: the arguments after `asrch`, default `sys.argv[1:]`):
+    the answer on `sys.stdout`, messages on `sys.stderr`, the exit status returned. No
+    process-wide setting: `asrch.entry` adds those (SIGTERM) for the process."""
     tokens = sys.argv[1:] if argv is None else list(argv)
-    signal.signal(signal.SIGTERM, _terminate)
     try:
         return run(tokens)
     except AsrchError as exc:

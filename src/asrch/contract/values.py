@@ -1,0 +1,29 @@
+"""What the JSON answer's strings and constants are, without pydantic: shared by the
+builders (the `--format json` path, which must not import pydantic, D41) and the models
+(the schemas and the MCP boundary)."""
+
+from typing import Literal
+
+from asrch.domain.notices import kinds as notice_kinds
+from asrch.render.sample import PAST_END
+from asrch.render.show import REFUSED
+
+SCHEMA_VERSION: Literal["1"] = "1"
+
+NOTICE_KINDS: tuple[str, ...] = (
+    *notice_kinds(),
+    REFUSED,
+    PAST_END,
+)
+"""Every notice the domain can raise, then the two notes the renderers add themselves."""
+
+
+def printable(value: str) -> str:
+    """A term or a path as a JSON string holds it.
+
+    A name may hold bytes that are not UTF-8 (os.fsdecode keeps them as surrogate
+    escapes); a JSON string cannot. Each such byte is written `\\xNN`, as the text
+    format shows it."""
+    if value.isascii():
+        return value
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in value)
