@@ -18,6 +18,7 @@
 - `links`: a path to the path it resolves to, for `resolve` (a symlink, a second
   spelling).
 - `types`: what `file_types` answers (rg's `--type-list`).
+- `scope_reader`: what `scopes` answers (D31; default: no scope known).
 - `calls`: every call in order, as (method, term or terms, path, then the numbers).
 
 Filters (`--type`, `--glob`) are not applied to the table: the query that carries them
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.lines import FileScan, FileWindow, SourceLine
-from asrch.domain.ports import PathKind, PathStatus
+from asrch.domain.ports import NO_SCOPES, PathKind, PathStatus, Scopes
 from asrch.domain.query import Query
 
 Call = tuple[object, ...]
@@ -47,6 +48,7 @@ class FakeSearcher:
     types: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: {"py": ("*.py", "*.pyi"), "md": ("*.md",)}
     )
+    scope_reader: Scopes = NO_SCOPES
     calls: list[Call] = field(default_factory=list)
 
     def called(self, method: str) -> list[Call]:
@@ -103,6 +105,10 @@ class FakeSearcher:
     def file_types(self) -> dict[str, tuple[str, ...]]:
         self.calls.append(("file_types",))
         return dict(self.types)
+
+    def scopes(self) -> Scopes:
+        self.calls.append(("scopes",))
+        return self.scope_reader
 
     def _count(self, query: Query, target: str, cap: int) -> Tally:
         canned = self.tallies.get((query.term, target))
