@@ -1,40 +1,35 @@
 """The command line: arguments to a use case, its report to text, an exit status.
 
-cyclopts declares the commands (their signatures are the grammar); `asrch.arguments`
-reads the tokens against it and binds them as cyclopts would; asrch words every
-message itself, so no error ever reaches the user as a Rich panel, in colour, or as a
-traceback (D20).
+cyclopts parses (D40). Its app is derived from the command table: each command's
+function has the signature its table entry declares (positionals, then options with
+their converters), built here. D25's grammar is held by the converters (a number is
+ASCII digits, a flag takes no value, a choice is one of its words) and every error is
+worded by asrch (`asrch.cli.errors`, cyclopts' exceptions caught and reworded), so no
+error ever reaches the user as a Rich panel, in colour, or as a traceback (D20).
 """
 
+import contextlib
+import inspect
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from cyclopts import App, Parameter
+from cyclopts.exceptions import CycloptsError
 
 from asrch import __version__
-from asrch.arguments import (
+from asrch.cli.errors import (
     ArgumentError,
-    Choice,
-    CommandLine,
-    Flag,
-    Text,
-    WholeNumber,
-    bind,
-    grammar_of,
-    read_command_line,
+    converter_for,
+    placeholders,
+    refuse_flag_values,
+    text_value,
+    worded,
 )
 from asrch.cli.help import APP_HELP, COMMAND_HELP
-from asrch.domain.errors import AsrchError, ExitStatus, InputError
-from asrch.domain.limits import (
-    SAMPLE_CLUSTERS_DEFAULT,
-    SAMPLE_CLUSTERS_MAX,
-    SHOW_CONTEXT_DEFAULT,
-    SHOW_CONTEXT_MAX,
-)
-from asrch.domain.modes import mode_from_flags
-from asrch.domain.query import SearchOptions
+from asrch.commands.table import COMMANDS, Argument, Command, load, run
+from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
 from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.lines import printed
@@ -42,143 +37,133 @@ from asrch.render.lines import printed
 # Each command imports its own use case and renderer when it runs: an agent calls
 # asrch many times, and start-up is most of a small search (docs/performance.md).
 
-# Each option is declared once: its type for cyclopts, its rule for asrch.arguments.
-OnOff = Annotated[bool, Parameter(negative=()), Flag()]
-
-
-class CommonOptions(NamedTuple):
-    """The options all four commands take: a field here is an option of each of them."""
-
-    word: OnOff = False
-    identifier: OnOff = False
-    regex: OnOff = False
-    ignore_case: Annotated[bool, Parameter(negative=()), Flag(aliases=("-i",))] = False
-    """D30: letters match in either case, in every mode."""
-    type: Annotated[list[str] | None, Text(repeatable=True)] = None
-    """D30: only files of these rg types (`rg --type-list`)."""
-    glob: Annotated[list[str] | None, Text(repeatable=True)] = None
-    """D30: only files matching these globs, and none of the `!GLOB` ones."""
-    format: Annotated[str, Choice(("text", "json"))] = "text"
-    """D27: the answer as text, or as one JSON object."""
-
-    @property
-    def as_json(self) -> bool:
-        return self.format == "json"
-
-    def options(self, *, allow_regex: bool = True) -> SearchOptions:
-        """The search options of the call, for its use case."""
-        mode = mode_from_flags(
-            word=self.word, identifier=self.identifier, regex=self.regex, allow_regex=allow_regex
-        )
-        return SearchOptions(
-            mode=mode,
-            ignore_case=self.ignore_case,
-            types=tuple(self.type or ()),
-            globs=tuple(self.glob or ()),
-        )
-
-
-Common = Annotated[CommonOptions, Parameter(name="*")]
-DEFAULTS = CommonOptions()
-
-app = App(
-    name="asrch",
-    help_flags=(),
-    version_flags=(),
-    result_action="return_value",
-)
 searcher = RipgrepSearcher()
 
-
-@app.command
-def survey(
-    *paths: str,
-    term: Annotated[list[str] | None, Text(repeatable=True)] = None,
-    common: Common = DEFAULTS,
-) -> int:
-    from asrch.commands.survey import run_survey
-    from asrch.render.survey import render_survey
-
-    options = common.options(allow_regex=False)
-    report = run_survey(searcher, term or [], list(paths) or ["."], options)
-    emit(report, render_survey, as_json=common.as_json)
-    return ExitStatus.OK
+_EMPTY = inspect.Parameter.empty
 
 
-@app.command
-def scout(query: str, path: str = ".", /, *, common: Common = DEFAULTS) -> int:
-    from asrch.commands.scout import run_scout
-    from asrch.render.scout import render_scout
-
-    report = run_scout(searcher, query, path, common.options())
-    emit(report, render_scout, as_json=common.as_json)
-    return ExitStatus.OK
-
-
-@app.command
-def sample(
-    query: str,
-    file: str,
-    /,
-    *,
-    clusters: Annotated[int, WholeNumber(1, SAMPLE_CLUSTERS_MAX)] = SAMPLE_CLUSTERS_DEFAULT,
-    page: Annotated[int, WholeNumber(1)] = 1,
-    common: Common = DEFAULTS,
-) -> int:
-    from asrch.commands.sample import run_sample
-    from asrch.render.sample import render_sample
-
-    options = common.options()
-    report = run_sample(searcher, query, file, options, clusters=clusters, page=page)
-    emit(report, render_sample, as_json=common.as_json)
-    return ExitStatus.OK
+def _hint(argument: Argument) -> Any:
+    """The parameter's type, with the converter that holds its rule (D25)."""
+    names = (argument.spelling, *argument.aliases)
+    if argument.positional:
+        # A bare `-` (stdin's name elsewhere) reaches cyclopts as a placeholder: see
+        # `asrch.cli.errors.placeholders`.
+        return Annotated[str, Parameter(name=argument.spelling, converter=text_value)]
+    base: Any = {
+        "flag": bool,
+        "text": str,
+        "texts": list[str] | None,
+        "number": int if argument.default is not None else int | None,
+        "choice": str,
+    }[argument.kind]
+    return Annotated[base, Parameter(name=names, negative=(), converter=converter_for(argument))]
 
 
-@app.command
-def show(
-    query: str,
-    file: str,
-    /,
-    *,
-    line: Annotated[int | None, WholeNumber(1, allowed="1 to the file's last line")] = None,
-    context: Annotated[int, WholeNumber(0, SHOW_CONTEXT_MAX)] = SHOW_CONTEXT_DEFAULT,
-    common: Common = DEFAULTS,
-) -> int:
-    from asrch.commands.show import run_show
-    from asrch.render.show import render_show
-
-    options = common.options()
-    report = run_show(searcher, query, file, options, line=line, context=context)
-    emit(report, render_show, as_json=common.as_json)
-    return ExitStatus.REFUSED if report.refused else ExitStatus.OK
+def _parameter(argument: Argument) -> inspect.Parameter:
+    hint = _hint(argument)
+    if argument.positional and argument.many:
+        return inspect.Parameter(argument.name, inspect.Parameter.VAR_POSITIONAL, annotation=hint)
+    if argument.positional:
+        default = _EMPTY if argument.required else argument.default
+        return inspect.Parameter(
+            argument.name, inspect.Parameter.POSITIONAL_ONLY, default=default, annotation=hint
+        )
+    default = None if argument.kind == "texts" else argument.default
+    return inspect.Parameter(
+        argument.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint
+    )
 
 
-@app.command
-def mcp(*, root: Annotated[list[str] | None, Text(repeatable=True)] = None) -> int:
+def _function(command: Command) -> Callable[..., int]:
+    """A function whose signature is the command's grammar, for cyclopts to bind."""
+    declared = tuple(a for a in command.arguments if a.cli is not None)
+    positionals = [a for a in declared if a.positional]
+
+    def call(*given: str, **options: Any) -> int:
+        # What cyclopts' own `app(tokens)` would run; asrch runs `_run` after `read`.
+        values: dict[str, Any] = dict(options)
+        for index, argument in enumerate(positionals):
+            if argument.many:
+                values[argument.name] = list(given[index:])
+            elif index < len(given):
+                values[argument.name] = given[index]
+        return _run(command, values)
+
+    call.__name__ = command.name
+    options = [a for a in declared if not a.positional]
+    signature = inspect.Signature([_parameter(a) for a in (*positionals, *options)])
+    call.__signature__ = signature  # type: ignore[attr-defined]
+    return call
+
+
+def _run(command: Command, values: dict[str, Any]) -> int:
+    report = run(command, searcher, values)
+    emit(report, load(command.renderer), as_json=values.get("format") == "json")
+    refused = command.refused_status and bool(getattr(report, "refused", False))
+    return ExitStatus.REFUSED if refused else ExitStatus.OK
+
+
+def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -> int:
     """D29: the tools over stdio; the only command that imports the MCP SDK."""
     from asrch.server.roots import Roots
 
+    if sys.stdout is None:  # `asrch mcp >&-`: no client could read an answer
+        raise OutputError("error: cannot serve: stdout is closed")
     roots = Roots.of(root or [])
     try:
         from asrch.server.stdio import serve
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+    except ImportError as exc:
+        # Any piece of the extra (mcp, anyio, starlette, ...), not only `mcp` itself.
+        missing = (exc.name or "").split(".")[0]
+        if missing in ("", "asrch"):
             raise
-        raise InputError(
-            "error: asrch mcp needs the MCP SDK, which is not installed; "
-            "install it with: pip install 'asrch[mcp]'"
+        from asrch.installed import missing_extra_message
+
+        raise InputError(missing_extra_message(missing)) from None
+    try:
+        return serve(roots)
+    except Exception as exc:
+        failed = _write_failure(exc)
+        if failed is None:
+            raise
+        if isinstance(failed, BrokenPipeError):  # the client went away: as a hang-up
+            return ExitStatus.OK
+        raise OutputError(
+            f"error: cannot answer the client: stdout: {failed.strerror or failed}"
         ) from None
-    return serve(roots)
 
 
-COMMANDS: dict[str, Callable[..., int]] = {
-    "survey": survey,
-    "scout": scout,
-    "sample": sample,
-    "show": show,
-}
-"""The search commands, which share `CommonOptions`."""
-EVERY_COMMAND: dict[str, Callable[..., int]] = {**COMMANDS, "mcp": mcp}
+def _write_failure(exc: BaseException) -> OSError | None:
+    """The OSError that ended the server, alone or as every leaf of the SDK's task
+    groups (its stdout writer failed: a full disk), else None."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = [_write_failure(inner) for inner in exc.exceptions]
+        if leaves and all(leaf is not None for leaf in leaves):
+            return leaves[0]
+    return None
+
+
+def build_app() -> App:
+    """The cyclopts app of every command: the table's four, and `mcp`."""
+    app = App(
+        name="asrch",
+        help_flags=(),
+        version_flags=(),
+        result_action="return_value",
+        print_error=False,
+        exit_on_error=False,
+        help_on_error=False,
+        verbose=False,
+    )
+    for name, command in COMMANDS.items():
+        app.command(_function(command), name=name)
+    app.command(mcp, name="mcp")
+    return app
+
+
+app = build_app()
 
 
 def write(stream: Any, text: str) -> None:
@@ -188,14 +173,25 @@ def write(stream: Any, text: str) -> None:
 
 def write_bytes(stream: Any, data: bytes) -> None:
     """To the stream's bytes when it has them (a process's stdout); a text stream (an
-    in-process caller's `io.StringIO`) gets the same text."""
+    in-process caller's `io.StringIO`) gets the same text. An output error (exit 74)
+    if it cannot be written."""
+    name = "stderr" if stream is sys.stderr else "stdout"
+    if stream is None:  # started with the descriptor closed (`>&-`): Python's None
+        raise OutputError(f"error: cannot write the answer: {name} is closed")
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        stream.write(data.decode("utf-8"))
-        stream.flush()
-        return
-    buffer.write(data)
-    buffer.flush()
+    try:
+        if buffer is None:
+            stream.write(data.decode("utf-8"))
+            stream.flush()
+            return
+        buffer.write(data)
+        buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(
+            f"error: cannot write the answer to {name}: {exc.strerror or exc}"
+        ) from None
 
 
 Report = TypeVar("Report")
@@ -223,19 +219,24 @@ def _help_for(command: str | None) -> str:
     return COMMAND_HELP[command] if command else APP_HELP
 
 
-def _read(tokens: Sequence[str]) -> tuple[Callable[..., int], CommandLine]:
-    """The command and what was given to it, or an ArgumentError in asrch's words."""
+def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """The command a line names and its values by argument name (those given), read by
+    cyclopts; or an `ArgumentError` in asrch's words. Runs nothing."""
     if not tokens:
         raise ArgumentError("error: missing command", with_help=True)
-    command = tokens[0]
-    function = EVERY_COMMAND.get(command)
-    if function is None:
-        kind = "option" if command.startswith("-") else "command"
-        raise ArgumentError(f"unknown {kind}: {quote(command)}", with_help=True)
-    return function, read_command_line(grammar_of(command, function), tokens[1:])
+    refuse_flag_values(tokens)
+    try:
+        _, bound, _ = app.parse_args(placeholders(tokens))
+    except CycloptsError as exc:
+        raise worded(exc, tokens) from None
+    values = dict(bound.arguments)
+    for name, value in values.items():
+        if isinstance(value, tuple):  # `*paths`
+            values[name] = list(value)
+    return tokens[0], values
 
 
-def run(tokens: Sequence[str]) -> int:
+def run_command_line(tokens: Sequence[str]) -> int:
     before_dashes = list(tokens[: tokens.index("--")]) if "--" in tokens else list(tokens)
     if "-h" in before_dashes or "--help" in before_dashes:
         write(sys.stdout, _help_for(_command_of(tokens)))
@@ -243,16 +244,20 @@ def run(tokens: Sequence[str]) -> int:
     if tokens and tokens[0] == "--version":
         write(sys.stdout, f"asrch {__version__}\n")
         return ExitStatus.OK
+    if list(tokens) == ["--type-list"]:
+        # The names `--type` takes, from the rg asrch runs (rg itself may not be on PATH).
+        known = searcher.file_types()
+        write(sys.stdout, "".join(f"{name}: {', '.join(known[name])}\n" for name in known))
+        return ExitStatus.OK
     try:
-        function, line = _read(tokens)
-        bound = bind(function, line)
+        name, values = read(tokens)
     except ArgumentError as exc:
         usage = _help_for(_command_of(tokens)) if exc.with_help else ""
         write(sys.stderr, exc.message + "\n" + usage)
         return ExitStatus.INPUT
-    # Bound as cyclopts binds `line.tokens()` (a property test holds the two equal),
-    # without its parse: ~10 ms of every call's start-up (docs/performance.md).
-    return int(function(*bound.arguments, **bound.options))
+    if name == "mcp":
+        return mcp(**values)
+    return _run(COMMANDS[name], values)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -261,17 +266,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     process-wide setting: `asrch.entry` adds those (SIGTERM) for the process."""
     tokens = sys.argv[1:] if argv is None else list(argv)
     try:
-        return run(tokens)
+        return run_command_line(tokens)
     except AsrchError as exc:
-        write(sys.stderr, exc.message + "\n")
+        if isinstance(exc, OutputError):
+            _drop_stdout()
+        _complain(exc.message)
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`asrch … | head -1`): leave quietly, like grep does.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return ExitStatus.OK
     except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
-        write(sys.stderr, f"error: internal error: {type(exc).__name__}: {quote(str(exc))}\n")
+        _complain(f"error: internal error: {type(exc).__name__}: {quote(str(exc))}")
         return ExitStatus.INTERNAL
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: what is left in its buffer must not fail again (and
+    print Python's own complaint) when the interpreter flushes it on exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+
+
+def _complain(message: str) -> None:
+    """The one line on stderr; if stderr itself cannot take it, the status says it all."""
+    with contextlib.suppress(OutputError, BrokenPipeError):
+        write(sys.stderr, message + "\n")

@@ -29,8 +29,7 @@ def _hits(n: int) -> str:
 def render_sample(report: SampleReport) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
-        ("mode", report.query.mode.value),
-        *narrowing_fields(report.query.ignore_case, report.query.filters),
+        *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
         ("file", report.file),
         ("matches", count(report.matches, report.capped)),
     ]

@@ -1,0 +1,119 @@
+"""False answers found by a hostile pass (issue 20), each held to what rg itself says.
+
+- The user's git configuration (a global excludes file) never changes a count (D13).
+- `skipped: N unreadable` counts each unreadable entry once, whatever the number of
+  terms (survey).
+- A directory named like an excluded *file* pattern (`sitemap.xml/`, `build.log/`) is
+  walked: the seed's `*.log, *.jsonl, *.xml, *.min.js, *.map` are file patterns.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from asrch.domain.exclusions import EXCLUDED_FILES
+from tests.reliability.helpers import asrch, check_invariants, field, notes, table
+from tests.reliability.test_tree import _unprivileged
+
+
+def test_user_git_configuration_does_not_change_counts(tmp_path: Path) -> None:
+    """A global git ignore file (`$XDG_CONFIG_HOME/git/ignore`, or `core.excludesFile` in
+    `~/.gitconfig`) is the user's, not the project's: rg must not read it (D13)."""
+    tree = tmp_path / "tree"
+    (tree / "src").mkdir(parents=True)
+    (tree / "src" / "a.py").write_text("needle\n" * 2)
+    (tree / "notes.txt").write_text("needle\n")
+    home = tmp_path / "home"
+    (home / "xdg" / "git").mkdir(parents=True)
+    (home / "xdg" / "git" / "ignore").write_text("*.py\n")
+    (home / "excludes").write_text("*.txt\n")
+    (home / ".gitconfig").write_text(f"[core]\n\texcludesFile = {home / 'excludes'}\n")
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / "xdg")}
+    for variant in ({}, {"XDG_CONFIG_HOME": str(home / "none")}):
+        run = asrch("scout", "needle", cwd=tree, env={**env, **variant})
+        check_invariants(run, frozenset({0}))
+        assert field(run.out, "matches") == "3", str(run)
+        assert sorted(table(run.out, "top_files[path,matches]:")) == [
+            ["notes.txt", "1"],
+            ["src/a.py", "2"],
+        ]
+
+
+def test_unreadable_entries_are_counted_once_whatever_the_terms(tmp_path: Path) -> None:
+    user = _unprivileged()
+    root = tmp_path / "shared"
+    root.mkdir()
+    root.chmod(0o755)
+    tmp_path.chmod(0o755)
+    try:
+        (root / "ok.txt").write_text("alpha beta gamma\n")
+        (root / "locked-dir").mkdir()
+        (root / "locked-dir" / "inner.txt").write_text("alpha\n")
+        (root / "locked-dir").chmod(0o000)
+        terms = [f"--term={t}" for t in ("alpha", "beta", "gamma", "delta")]
+        for paths in (["."], [".", "./"]):
+            run = asrch("survey", *terms, "--", *paths, cwd=root, user=user)
+            check_invariants(run, frozenset({0}))
+            skipped = [n for n in notes(run.out) if "unreadable" in n]
+            assert skipped and skipped[0].startswith("note: skipped: 1 unreadable"), str(run)
+    finally:
+        (root / "locked-dir").chmod(0o755)
+
+
+@pytest.mark.parametrize("pattern", EXCLUDED_FILES)
+def test_a_directory_named_like_an_excluded_file_pattern_is_walked(
+    tmp_path: Path, pattern: str
+) -> None:
+    name = pattern.replace("*", "site")
+    (tmp_path / name / "deep").mkdir(parents=True)
+    (tmp_path / name / "deep" / "page.txt").write_text("needle\n")
+    (tmp_path / name / "excluded-inside").mkdir()
+    (tmp_path / name / "excluded-inside" / name).write_text("needle\n" * 5)
+    (tmp_path / name.replace("site", "top")).write_text("needle\n" * 7)
+    scout = asrch("scout", "needle", cwd=tmp_path)
+    survey = asrch("survey", "--term=needle", "--term=other", cwd=tmp_path)
+    check_invariants(scout, frozenset({0}))
+    check_invariants(survey, frozenset({0}))
+    assert table(scout.out, "top_files[path,matches]:") == [[f"{name}/deep/page.txt", "1"]]
+    assert "  needle,1,1,.\n" in survey.out, str(survey)
+
+
+def _rg_files(cwd: Path, glob: str, target: str) -> set[str]:
+    """What `rg --files --glob` keeps under `target`, run from `cwd` (no ignore rules)."""
+    from asrch.engine.binary import resolve_rg
+
+    done = subprocess.run(
+        [resolve_rg(), "--no-config", "--files", f"--glob={glob}", "--", target],
+        cwd=cwd,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    return set(done.stdout.decode().splitlines())
+
+
+@pytest.mark.parametrize(
+    "glob", ["src/**", "!tmp/**", "!proj/**", "tmp/proj/src/**", "**/src/**", "*.py", "!src/a.py"]
+)
+@pytest.mark.parametrize("where", ["proj", "root", "outside", "src"])
+def test_globs_on_an_absolute_path_keep_what_rg_keeps(
+    tmp_path: Path, glob: str, where: str
+) -> None:
+    """`--glob` is matched against the path from the working directory, as rg matches it:
+    an absolute path under the working directory is taken relative to it, one elsewhere
+    stays absolute (an anchored glob never matches it), whatever its ancestors' names."""
+    proj = tmp_path / "tmp" / "proj"
+    (proj / "src").mkdir(parents=True)
+    (proj / "src" / "a.py").write_text("needle\n")
+    (proj / "src" / "b.py").write_text("needle\n" * 2)
+    (tmp_path / "outside").mkdir()
+    cwd = {"proj": proj, "root": tmp_path, "outside": tmp_path / "outside", "src": proj / "src"}
+    target = str(proj / "src")
+    kept = _rg_files(cwd[where], glob, target)
+    run = asrch("scout", "needle", target, f"--glob={glob}", cwd=cwd[where])
+    check_invariants(run, frozenset({0}))
+    rows = table(run.out, "top_files[path,matches]:")
+    assert {os.path.join(target, row[0]) for row in rows} == kept, str(run)
+    assert field(run.out, "files") == str(len(kept))
