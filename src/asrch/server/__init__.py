@@ -2,6 +2,6 @@
 
 It serves the four commands as MCP tools over stdio with the official SDK (`mcp` 2.x,
 the `mcp` extra of the `asrch-cli` distribution), through the same use cases
-(`asrch.commands`) and renderers as the command line. Only this package imports `mcp`; the command line imports it
-only for `asrch mcp`.
+(`asrch.commands`) and renderers as the command line. Only this package imports `mcp`;
+the command line imports it only for `asrch mcp`.
 """

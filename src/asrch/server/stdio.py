@@ -23,6 +23,7 @@ from mcp.server.stdio import stdio_server
 from asrch.engine.process import STOPPING_SIGNALS, kill_all
 from asrch.server.app import build_server
 from asrch.server.roots import Roots
+from asrch.server.wire import CheckedLines
 
 _CHUNK = 1 << 16
 
@@ -88,7 +89,11 @@ async def _serve(server: Server[Any]) -> None:
                     return
 
         group.start_soon(stop_on_signal)
-        stdin = cast("anyio.AsyncFile[str]", StdinLines())  # read by `async for` only
+        # Read by `async for` only; a line that is no JSON-RPC message is answered
+        # here (`asrch.server.wire`), not dropped by the SDK's reader.
+        lines = CheckedLines(StdinLines())
+        stdin = cast("anyio.AsyncFile[str]", lines)
         async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+            lines.attach(write_stream)
             await server.run(read_stream, write_stream, server.create_initialization_options())
         group.cancel_scope.cancel()
