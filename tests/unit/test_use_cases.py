@@ -88,12 +88,12 @@ def test_a_short_term_is_noted() -> None:
 @pytest.mark.parametrize(
     ("status", "message"),
     [
-        (PathStatus(PathKind.MISSING), "error: path gone does not exist"),
+        (PathStatus(PathKind.MISSING), "path gone does not exist"),
         (
             PathStatus(PathKind.UNREADABLE, "Permission denied"),
-            "error: cannot read gone: Permission denied",
+            "cannot read gone: Permission denied",
         ),
-        (PathStatus(PathKind.SPECIAL), "error: path gone is a FIFO, socket or device; give"),
+        (PathStatus(PathKind.SPECIAL), "path gone is a FIFO, socket or device; give"),
     ],
 )
 def test_scout_refuses_a_path_it_cannot_search_before_searching(
@@ -150,12 +150,12 @@ def test_survey_names_every_path_it_cannot_search_in_one_error() -> None:
     with pytest.raises(InputError) as raised:
         run_survey(engine, ["connect"], ["src", "gone", "lost"], FIXED)
     assert raised.value.message == (
-        "error: 2 paths cannot be searched: path gone does not exist; path lost does not exist"
+        "2 paths cannot be searched: path gone does not exist; path lost does not exist"
     )
     assert engine.called("count_terms") == []
     with pytest.raises(InputError) as one:
         run_survey(engine, ["connect"], ["src", "gone"], FIXED)
-    assert one.value.message == "error: path gone does not exist"
+    assert one.value.message == "path gone does not exist"
 
 
 def test_survey_notes_paths_that_are_one_or_nest() -> None:
@@ -199,8 +199,8 @@ def test_sample_says_when_it_kept_fewer_matches_than_it_counted() -> None:
 @pytest.mark.parametrize(
     ("clusters", "page", "message"),
     [
-        (0, 1, "error: --clusters 0 is out of range; allowed: 1-"),
-        (3, 0, "error: --page 0 is out of range; allowed: 1 or more"),
+        (0, 1, "--clusters 0 is out of range; allowed: 1-"),
+        (3, 0, "--page 0 is out of range; allowed: 1 or more"),
     ],
 )
 def test_sample_numbers_are_checked_before_the_file(clusters: int, page: int, message: str) -> None:
@@ -245,11 +245,11 @@ def test_show_a_line_past_the_end_names_the_last_line() -> None:
     with pytest.raises(InputError) as raised:
         run_show(FakeSearcher(files=SEVEN), "hit", "long.txt", FIXED, line=29, context=2)
     assert raised.value.message == (
-        "error: --line 29 is out of range; allowed: 1-28 (the last line of long.txt)"
+        "--line 29 is out of range; allowed: 1-28 (the last line of long.txt)"
     )
     with pytest.raises(InputError) as empty:
         run_show(FakeSearcher(files={"e.txt": ""}), "hit", "e.txt", FIXED, line=1, context=2)
-    assert empty.value.message == "error: --line 1 is out of range; e.txt is empty"
+    assert empty.value.message == "--line 1 is out of range; e.txt is empty"
 
 
 def test_show_checks_its_context_before_the_file() -> None:
