@@ -172,3 +172,19 @@ def one_long_line(size: int = 200 << 20) -> Path:
     path.write_bytes((unit * (size // len(unit) + 1))[:size] + b"\n")
     done.write_text("ok\n")
     return root
+
+
+def long_line_file(size: int = 300_000_000) -> Path:
+    """A directory holding `long.txt`: a short line, one line of `size` bytes with one
+    `needle` at its head (minified text), a short line (for `show --line 2`). Built once
+    under .bench-cache/."""
+    root = CACHE / f"long-show-{size}"
+    done = root / ".complete"
+    if done.exists():
+        return root
+    root.mkdir(parents=True, exist_ok=True)
+    unit = b"var hay=stack; "
+    line = (b"needle; " + unit * (size // len(unit) + 1))[:size]
+    (root / "long.txt").write_bytes(b"first needle\n" + line + b"\nlast needle\n")
+    done.write_text("ok\n")
+    return root

@@ -43,7 +43,7 @@ _BATCH_FIRST = 1 << 20
 """The first batch is small, so that the judging starts early and a term that reaches
 its cap in the first files stops being judged soon; each next batch is twice as big, up
 to `_BATCH_MAX`, so that a big tree costs few rg runs per term."""
-_BATCH_MAX = 16 << 20
+_BATCH_MAX = 8 << 20
 _IN_FLIGHT = 2
 """Batches being judged at once; the reader waits (and rg with it) beyond that."""
 
