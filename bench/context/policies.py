@@ -194,13 +194,17 @@ class AsrchPolicy:
         *,
         name: str = "asrch",
         sources_first: bool = False,
+        reads_listing: bool = False,
     ) -> None:
         self.asrch = tuple(asrch)
         self.budget = budget
         self.name = name
         self.sources_first = sources_first
-        """A diagnostic variant: sample a scout's non-test files before its test files, as
-        an agent that reads the file names might (not the headline policy)."""
+        """Sample a scout's non-test files before its test files, as an agent that reads
+        the file names does (`is_test_path`)."""
+        self.reads_listing = reads_listing
+        """Take the lines a scout lists (D32: a path, then its `N:` lines) as shown, as an
+        agent reading the answer does; the plain policy reads only `file:` answers."""
 
     def attempt(
         self,
@@ -226,7 +230,8 @@ class AsrchPolicy:
             status, raw = call(step.argv)
             text = _text(raw)
             answer = read_answer(text)
-            hit = _hits(location, answer.shown)
+            shown = answer.shown + answer.listed if self.reads_listing else answer.shown
+            hit = _hits(location, shown)
             attempt.calls.append(Call(step.argv, status, _bytes(text), hit))
             if hit:
                 attempt.found = True
@@ -243,11 +248,17 @@ class AsrchPolicy:
         return attempt
 
 
+TEST_FOLDERS = frozenset({"test", "tests", "testing", "__tests__", "spec"})
+
+
 def is_test_path(path: str) -> bool:
-    """Under a `test`/`tests`/`*_test` folder, or named `test_*` / `*_test.py`."""
+    """What an agent takes for a test by its path: under a `test`/`tests`/`testing`/
+    `__tests__`/`spec`/`*_test` folder, or named `test_*`, `*_test.*`, `*.test.*`,
+    `*.spec.*`."""
     *folders, name = path.split("/")
-    return any(f in ("test", "tests") or f.endswith("_test") for f in folders) or (
-        name.startswith("test_") or name.endswith("_test.py")
+    stem = name.rsplit(".", 1)[0]
+    return any(f in TEST_FOLDERS or f.endswith("_test") for f in folders) or (
+        name.startswith("test_") or stem.endswith("_test") or ".test." in name or ".spec." in name
     )
 
 

@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 RG_LINE = re.compile(r"^(.*?):(\d+):")
 SNIPPET = re.compile(r"^(\d+)[:-]")
+LISTED = re.compile(r"^(\d+):")
+SNIPPET_OR_SCOPE = re.compile(r"^\d+[:=-]")
+"""A numbered line; a listed path that would read so is written quoted (D32)."""
 FIELD = re.compile(r"^  ([a-z_]+): (.*)$")
 TABLE = re.compile(r"^([a-z_]+)\[([a-z_,]+)\]:$")
 ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
@@ -93,6 +96,9 @@ class Answer:
     """Line numbers printed as matches (`N:`), context lines left out."""
     next_argv: list[str] | None
     """The `next: asrch …` line's arguments after `asrch`, when the answer has one."""
+    listed: list[Shown]
+    """(path, line) of the lines a scout lists (D32): a path line at column 0 after the
+    tables, then its `N:` lines (matches; a scope line `N=` is not counted)."""
 
 
 def read_answer(text: str) -> Answer:
@@ -103,6 +109,8 @@ def read_answer(text: str) -> Answer:
     matched: list[int] = []
     table: list[list[str]] | None = None
     next_argv = None
+    listed: list[Shown] = []
+    listing: str | None = None
     for line in text.splitlines():
         if not command and line.endswith(":") and line[:-1].isalpha():
             command = line[:-1]
@@ -122,10 +130,17 @@ def read_answer(text: str) -> Answer:
         if (m := FIELD.match(line)) and table is None:
             fields[m.group(1)] = decode(m.group(2))
             continue
+        if command == "scout" and tables and not line.startswith(("  ", "note: ")):
+            if (m := LISTED.match(line)) and listing is not None:
+                listed.append((listing, int(m.group(1))))
+            elif line and not SNIPPET_OR_SCOPE.match(line):
+                listing = decode(line)
+            table = None
+            continue
         if (m := SNIPPET.match(line)) and "file" in fields:
             shown.append((fields["file"], int(m.group(1))))
             if line[len(m.group(1))] == ":":
                 matched.append(int(m.group(1)))
             continue
         table = None if not line.startswith("  ") else table
-    return Answer(command, fields, tables, shown, matched, next_argv)
+    return Answer(command, fields, tables, shown, matched, next_argv, listed)

@@ -48,23 +48,34 @@ def summarize(policy: str, attempts: Sequence[Attempt]) -> Summary:
 
 @dataclass(frozen=True, slots=True)
 class Goal:
+    """Issue 25's goals for one asrch policy, against uncapped `rg -n`."""
+
+    policy: str
     finds_as_many: bool
-    """asrch found at least as many answers as uncapped `rg -n`."""
-    tenth_of_bytes: bool
-    """asrch's median bytes are at most a tenth of uncapped `rg -n`'s."""
-    beats_caps: bool
-    """asrch found more answers than `rg -n` under each cap (the `rg …` rows)."""
+    """It found at least as many answers as uncapped `rg -n`."""
+    median_at_most_rg: bool
+    """Its median bytes per task are at most rg's."""
+    p90_far_below: bool
+    """Its p90 bytes per task are at most half of rg's ("far below")."""
+    calls_at_most_3: bool
+    """Its median calls per task are at most 3."""
 
     @property
     def met(self) -> bool:
-        return self.finds_as_many and self.tenth_of_bytes and self.beats_caps
+        return (
+            self.finds_as_many
+            and self.median_at_most_rg
+            and self.p90_far_below
+            and self.calls_at_most_3
+        )
 
 
-def goal(summaries: dict[str, Summary]) -> Goal:
-    asrch, rg = summaries["asrch"], summaries["rg"]
-    capped = [s for name, s in summaries.items() if name.startswith("rg ")]
+def goal(summaries: dict[str, Summary], policy: str) -> Goal:
+    mine, rg = summaries[policy], summaries["rg"]
     return Goal(
-        asrch.found >= rg.found,
-        asrch.median_bytes * 10 <= rg.median_bytes,
-        all(asrch.found > s.found for s in capped),
+        policy,
+        mine.found >= rg.found,
+        mine.median_bytes <= rg.median_bytes,
+        mine.p90_bytes * 2 <= rg.p90_bytes,
+        mine.median_calls <= 3,
     )

@@ -88,7 +88,7 @@ def test_summary_and_doc(result: Result) -> None:
     assert doc.rstrip().endswith(run.END)
     for task_id in THREE:
         assert f"| {task_id} |" in doc
-    assert "The three tasks where asrch did worst" in doc
+    assert f"The three tasks where `{run.AGENT}` did worst" in doc
 
 
 def test_write_doc_keeps_what_is_around_the_generated_part(tmp_path: Path) -> None:

@@ -156,6 +156,45 @@ def test_offers_follow_the_protocol() -> None:
     assert offers(dash, read_answer(SCOUT))[0] == (0, 0, ("sample", "--", "-x", "policy.py"))
 
 
+LISTING = """\
+scout:
+  query: TMPDIR
+  matches: 4
+  files: 3
+top_directories[path,matches]:
+  .,3
+  test,1
+top_files[path,matches]:
+  tempfile.py,2
+  "2024 notes.md",1
+  test/test_tempfile.py,1
+tempfile.py
+12=def _candidate_tempdir_list():
+160:    for envname in 'TMPDIR', 'TEMP', 'TMP':
+170:        TMPDIR = 1
+"2024 notes.md"
+3:TMPDIR moved
+test/test_tempfile.py
+54:        for envname in 'TMPDIR', 'TEMP', 'TMP':
+note: 5 binary files skipped
+next: asrch show --line 160 TMPDIR tempfile.py
+"""
+
+
+def test_a_scout_listing_is_read_only_as_listed_lines() -> None:
+    answer = read_answer(LISTING)
+    assert answer.listed == [
+        ("tempfile.py", 160),
+        ("tempfile.py", 170),
+        ("2024 notes.md", 3),
+        ("test/test_tempfile.py", 54),
+    ]
+    assert answer.shown == []  # the plain reading: only a `file:` answer shows lines
+    assert answer.tables["top_files"][1] == ["2024 notes.md", "1"]
+    assert answer.next_argv == ["show", "--line", "160", "TMPDIR", "tempfile.py"]
+    assert read_answer(SCOUT).listed == []
+
+
 def test_sources_first_samples_test_files_last() -> None:
     scout = read_answer(
         SCOUT.replace("  policy.py,18\n", "  test/test_policy.py,18\n  policy.py,17\n")
@@ -172,6 +211,11 @@ def test_sources_first_samples_test_files_last() -> None:
     assert not is_test_path("unittest/loader.py")
     assert not is_test_path("doctest.py")
     assert not is_test_path("contest/x.py")
+    assert is_test_path("tests/unit/unit1300.c")
+    assert is_test_path("src/app.test.ts")
+    assert is_test_path("spec/models/user_spec.rb")
+    assert is_test_path("pkg/client_test.go")
+    assert not is_test_path("lib/testing.c")
 
 
 def test_positionals() -> None:
@@ -210,15 +254,17 @@ def test_p90_is_nearest_rank() -> None:
 
 def test_goal() -> None:
     table = {
-        "asrch": summarize("asrch", [_attempt(True, 10), _attempt(True, 10)]),
-        "rg": summarize("rg", [_attempt(True, 100), _attempt(True, 100)]),
-        "rg 30k chars": summarize("c", [_attempt(True, 100), _attempt(False, 100)]),
+        "a": summarize("a", [_attempt(True, 10, 10, 10), _attempt(True, 50)]),
+        "rg": summarize("rg", [_attempt(True, 30), _attempt(True, 100)]),
     }
-    assert goal(table).met
-    table["asrch"] = summarize("asrch", [_attempt(True, 11), _attempt(True, 11)])
-    assert not goal(table).tenth_of_bytes
-    table["rg 30k chars"] = summarize("c", [_attempt(True, 1), _attempt(True, 1)])
-    assert not goal(table).beats_caps
+    met = goal(table, "a")
+    assert met.met and met.policy == "a"
+    table["a"] = summarize("a", [_attempt(True, 9, 9, 9, 9), _attempt(False, 9, 9, 9, 9)])
+    met = goal(table, "a")
+    assert not met.finds_as_many and not met.calls_at_most_3 and met.median_at_most_rg
+    table["a"] = summarize("a", [_attempt(True, 80), _attempt(True, 70)])
+    met = goal(table, "a")
+    assert not met.median_at_most_rg and not met.p90_far_below and not met.met
 
 
 # --- both policies, real processes, a tree where the outcome is known -----------------
@@ -328,3 +374,21 @@ def test_a_next_line_is_the_next_call() -> None:
     ]
     assert attempt.found
     assert attempt.bytes_read == sum(len(answers[c[0]].encode()) for c in calls)
+
+
+def test_the_agent_takes_a_listing_as_an_answer() -> None:
+    """Same answers, two readings: the agent stops at the scout whose listing holds the
+    line; the plain policy goes on to the call the `next:` line names."""
+    survey = "survey:\noverall[term,matches,files,dominant_path]:\n  TMPDIR,4,3,.\n"
+    answers = {"survey": survey, "scout": LISTING, "show": "show:\n  file: tempfile.py\n160:x\n"}
+
+    def run(argv: tuple[str, ...]) -> tuple[int, bytes]:
+        return 0, answers[argv[0]].encode()
+
+    location = Location("tempfile.py", 150, 165)
+    agent = AsrchPolicy(["asrch"], sources_first=True, reads_listing=True)
+    plain = AsrchPolicy(["asrch"])
+    found = agent.attempt(["TMPDIR"], location, Path("."), run)
+    assert found.found and [c.argv[0] for c in found.calls] == ["survey", "scout"]
+    slower = plain.attempt(["TMPDIR"], location, Path("."), run)
+    assert slower.found and [c.argv[0] for c in slower.calls] == ["survey", "scout", "show"]

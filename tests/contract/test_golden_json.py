@@ -65,9 +65,25 @@ def _json_lines(snippets: list[dict[str, Any]]) -> list[list[tuple[int, bool, st
     return [[(ln["line"], ln["match"], ln["text"]) for ln in s["lines"]] for s in snippets]
 
 
+def _printed_scopes(snippets: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """The `N=` lines the text prints for the JSON's snippets (D31): before each snippet,
+    the headers above it that no earlier line of the answer printed, in line order."""
+    printed: list[tuple[int, str]] = []
+    shown: set[int] = set()
+    for snippet in snippets:
+        first = snippet["lines"][0]["line"]
+        above = {(s["line"], s["text"]) for ln in snippet["lines"] for s in ln["scope"]}
+        for number, header in sorted(h for h in above if h[0] < first):
+            if number not in shown:
+                printed.append((number, header))
+                shown.add(number)
+        shown.update(ln["line"] for ln in snippet["lines"])
+    return printed
+
+
 def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
     f = text.fields
-    assert (printable(f["query"]), f["mode"], printable(f["path"])) == (
+    assert (printable(f["query"]), f.get("mode", "fixed"), printable(f["path"])) == (
         answer["query"],
         answer["mode"],
         answer["path"],
@@ -81,7 +97,13 @@ def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
 
 def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
     f = text.fields
-    assert (int(f["terms"]), int(f["paths"]), f["mode"]) == (
+    # D33: the counts only when a term or path is repeated (the rows say the rest).
+    repeated = len(set(answer["terms"])) < len(answer["terms"]) or len(set(answer["paths"])) < len(
+        answer["paths"]
+    )
+    assert ("terms" in f) == ("paths" in f) == repeated
+    terms, paths = len(answer["terms"]), len(answer["paths"])
+    assert (int(f.get("terms", terms)), int(f.get("paths", paths)), f.get("mode", "fixed")) == (
         len(answer["terms"]),
         len(answer["paths"]),
         answer["mode"],
@@ -112,7 +134,7 @@ def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
 
 def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
     f = text.fields
-    assert (printable(f["query"]), f["mode"], printable(f["file"])) == (
+    assert (printable(f["query"]), f.get("mode", "fixed"), printable(f["file"])) == (
         answer["query"],
         answer["mode"],
         answer["file"],
@@ -131,16 +153,18 @@ def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
         )
         assert cluster.of == answer["clusters"]
         assert _lines(cluster.snippets) == _json_lines(shown["snippets"])
+    snippets = [s for shown in answer["shown"] for s in shown["snippets"]]
+    assert text.scopes == _printed_scopes(snippets)
 
 
 def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
     f = text.fields
-    assert (printable(f["query"]), f["mode"], printable(f["file"])) == (
+    assert (printable(f["query"]), f.get("mode", "fixed"), printable(f["file"])) == (
         answer["query"],
         answer["mode"],
         answer["file"],
     )
-    assert int(f["context"]) == answer["context"]
+    assert int(f.get("context", 2)) == answer["context"]  # D33: the default is not echoed
     if "line" in f:
         assert answer["matches"] is None
         window = answer["window"]
@@ -155,6 +179,7 @@ def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
         _counts(f["matches"], answer["matches"], answer["capped"], "matches")
     assert answer["refused"] == (status == 3)
     assert _lines(text.snippets) == _json_lines(answer["snippets"])
+    assert text.scopes == _printed_scopes(answer["snippets"])
 
 
 @pytest.mark.parametrize(("example", "again"), CASES, ids=[slug(e) for e, _ in CASES])
@@ -176,7 +201,10 @@ def test_the_json_answer_says_what_the_text_says(
     assert answer["schema_version"] == "1"
     assert [n["message"] for n in answer["notices"]] == text.notes, where
     assert answer["next"] == text.next, f"{where}: JSON next is not the text's next: line"
-    assert answer["case"] == text.fields["case"], where
+    # D33: a text header leaves the defaults out; JSON keeps every field.
+    assert answer["case"] == text.fields.get("case", "sensitive"), where
+    assert "mode" not in text.fields or text.fields["mode"] != "fixed", where
+    assert text.fields.get("case") != "sensitive", where
     assert answer["types"] == text.lists.get("types", []), where
     assert answer["globs"] == text.lists.get("globs", []), where
     match answer["command"]:

@@ -16,6 +16,7 @@ _FIELD = re.compile(r"^  ([a-z_]+): (.*)$")
 _LIST_FIELD = re.compile(r"^  ([a-z_]+)\[(\d+)\]: (.*)$")
 _HEADER = re.compile(r"^== (.*) (\d+)-(\d+) \((\d+) hits?, cluster (\d+)/(\d+)\) ==$")
 _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
+_SCOPE = re.compile(r"^(\d+)=(.*)$")
 _ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 
 
@@ -110,6 +111,8 @@ class Answer:
     snippets: list[list[Line]] = field(default_factory=list)
     """Snippets outside any cluster (`show`)."""
     notes: list[str] = field(default_factory=list)
+    scopes: list[tuple[int, str]] = field(default_factory=list)
+    """The `N=text` scope lines (D31), in answer order."""
     lists: dict[str, list[str]] = field(default_factory=dict)
     """Header fields written as inline lists (`globs[2]: "*.py","!t/**"`)."""
     next: list[str] | None = None
@@ -157,6 +160,8 @@ def read(text: str) -> Answer:
             snippets = answer.clusters[-1].snippets
         elif line == "--":
             snippets.append([])
+        elif m := _SCOPE.match(line):
+            answer.scopes.append((int(m.group(1)), m.group(2)))
         elif m := _SNIPPET.match(line):
             if not snippets:
                 snippets.append([])

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from asrch.help import APP_HELP, COMMAND_HELP
+from asrch.cli.help import APP_HELP, COMMAND_HELP
 from tests.support import warm
 
 ASRCH = [sys.executable, "-m", "asrch"]

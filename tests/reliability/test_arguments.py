@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from asrch.domain.limits import SHOW_CONTEXT_DEFAULT
 from asrch.domain.values import quote
 from tests.reliability.helpers import Run, asrch, asrch_many, check_invariants, field
 
@@ -130,6 +131,8 @@ def _check_number_used(run: Run, option: str, number: int) -> None:
     elif option == "--clusters":
         headers = [ln for ln in run.out.splitlines() if ln.startswith("== ")]
         assert len(headers) == min(number, int(field(run.out, "clusters"))), str(run)
+    elif option == "--context" and number == SHOW_CONTEXT_DEFAULT:
+        assert "\n  context: " not in run.out, str(run)  # the default is not echoed (D33)
     else:
         assert field(run.out, option.removeprefix("--")) == str(number), str(run)
 

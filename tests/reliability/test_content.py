@@ -65,11 +65,11 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _body(run: Run, fields: int) -> list[str]:
-    """The snippet lines after a `show:` block of `fields` fields (and `case:`), without
-    the answer's `next:` line."""
+    """The snippet lines after a `show:` block of `fields` fields, without the answer's
+    `next:` line. The defaults (`mode`, `case`, `context`) are not echoed (D33)."""
     lines = run.out.splitlines()
-    start = fields + 2  # `show:`, the fields, `case:`
-    assert lines[start - 1].startswith("  ") and not lines[start].startswith("  "), lines
+    start = 1 + sum(1 for ln in lines[1:] if ln.startswith("  "))
+    assert start == fields - 1, lines  # `show:` and its fields, less mode and context
     return [ln for ln in lines[start:] if not ln.startswith("next: ")]
 
 
@@ -105,11 +105,8 @@ def test_scout_counts_text_and_skips_binary(tree: Path) -> None:
     total = sum(MATCHING_LINES.values())
     files = sum(1 for n in MATCHING_LINES.values() if n)
     assert f"  needle,{total},{files},.\n" in survey.out
-    # Not a silent drop: both binary files are counted and said (D21).
-    said = (
-        f"note: skipped: {len(BINARY)} binary files (holding a NUL byte); their matches are "
-        "not counted; give one file as the path to search it"
-    )
+    # Not a silent drop: both binary files are counted and said (D21), in 1 short line (D34).
+    said = f"note: {len(BINARY)} binary files skipped"
     for run in runs:
         assert said in notes(run.out), str(run)
 

@@ -122,7 +122,7 @@ def test_scout_rows_decode_to_the_names(tmp_path: Path, names: tuple[bytes, ...]
     assert len(files) == len(names)
     assert len(directories) == len(names)
     lines = _split_next(out, expected[0][0] + b"/" + expected[0][1])
-    assert len(lines) == 9 + 2 * len(names)
+    assert len(lines) == 7 + 2 * len(names)  # the header without mode and case (D33)
     for (folder, name, n), dir_row, file_row in zip(expected, directories, files, strict=True):
         assert dir_row == [os.fsdecode(folder), str(n)]
         assert _text(dir_row[0]) == folder
@@ -171,15 +171,16 @@ def _check_sample(run: Run, path: bytes, n: int) -> None:
     hits = "1 hit" if n == 1 else f"{n} hits"
     assert len(headers) == 1, run.out
     assert headers[0].endswith(f" 1-{n} ({hits}, cluster 1/1) ==")
-    # The summary (8 lines), the header, the first and last match with a line around.
-    body = _split_next(run.out, path)[9:]
+    # The summary (6 lines: no mode or case, D33), the header, the first and last match
+    # with a line around.
+    body = _split_next(run.out, path)[7:]
     assert body[0] == "1:needle here"
     assert body[-1] == f"{n + 1}-filler"
 
 
 def _check_show(run: Run, path: bytes, n: int) -> None:
     assert _text(field(run.out, "file")) == path
-    assert run.out.splitlines()[7:] == [
+    assert run.out.splitlines()[4:] == [  # `show:`, query, file, matches (D33)
         *(f"{k}:needle here" for k in range(1, n + 1)),
         f"{n + 1}-filler",
     ]

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import anyio
 from mcp import Client
-from mcp.server.mcpserver import MCPServer
+from mcp.server.lowlevel import Server
 from mcp.types import CallToolResult
 
 from tests.support import warm
@@ -19,7 +19,7 @@ from tests.support import warm
 Call = tuple[str, dict[str, Any]]
 
 
-def call_tools(server: MCPServer, *calls: Call) -> list[CallToolResult]:
+def call_tools(server: Server[Any], *calls: Call) -> list[CallToolResult]:
     """Each call in turn, through the SDK's in-memory client."""
 
     async def run() -> list[CallToolResult]:
@@ -29,7 +29,7 @@ def call_tools(server: MCPServer, *calls: Call) -> list[CallToolResult]:
     return anyio.run(run)
 
 
-def call_tool(server: MCPServer, name: str, arguments: dict[str, Any]) -> CallToolResult:
+def call_tool(server: Server[Any], name: str, arguments: dict[str, Any]) -> CallToolResult:
     return call_tools(server, (name, arguments))[0]
 
 

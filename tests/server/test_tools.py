@@ -282,7 +282,7 @@ def test_a_bug_is_one_line_and_the_server_goes_on(
         raise RuntimeError("renderer broke")
 
     server = build_server([str(corpus)])
-    monkeypatch.setattr("asrch.server.tools.render_scout", broken)
+    monkeypatch.setattr("asrch.render.scout.render_scout", broken)
     bug, fine = call_tools(
         server,
         ("scout", {"query": "connect"}),
@@ -310,3 +310,23 @@ def test_a_nul_character_is_an_input_error_not_a_crash(corpus: Path) -> None:
         message = text_of(result)
         assert message.startswith(start) and "holds a NUL character" in message, message
         assert "\\u0000" in message and message.count("\n") == 1
+
+
+def test_scope_lines_are_read_from_the_first_root_whatever_the_working_directory(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # D31: the parse reads the file where the search did, not where the server started.
+    monkeypatch.chdir(tmp_path)
+    arguments = {"query": "self", "file": "src/net/pool.py", "line": 6, "context": 1}
+    result = call_tool(build_server([str(corpus)]), "show", arguments)
+    argv = ["show", "self", "src/net/pool.py", "--line", "6", "--context", "1"]
+    assert text_of(result) == run_cli(corpus, *argv).stdout
+    assert "4=class Pool:" in text_of(result).splitlines()
+    assert result.structured_content is not None
+    (line,) = [
+        ln for s in result.structured_content["snippets"] for ln in s["lines"] if ln["line"] == 6
+    ]
+    assert line["scope"] == [
+        {"line": 4, "text": "class Pool:"},
+        {"line": 5, "text": "    def __init__(self, size):"},
+    ]

@@ -6,7 +6,6 @@ from asrch.domain.filters import make_filters
 from asrch.domain.modes import Mode
 from asrch.domain.next_step import (
     NO_STEP,
-    command_line,
     joined,
     sample_step,
     scout_step,
@@ -14,6 +13,7 @@ from asrch.domain.next_step import (
     survey_step,
 )
 from asrch.domain.query import Query
+from asrch.render.next_step import command_line, next_lines, pasteable
 
 
 def test_rows_are_joined_with_any_spelling_of_the_target() -> None:
@@ -69,4 +69,15 @@ def test_only_a_refused_show_has_a_next_step() -> None:
 def test_a_name_that_cannot_be_pasted_as_one_line_gets_no_step() -> None:
     assert scout_step(Query(term="t"), "src", "a\nb.py", directory=True) == NO_STEP
     assert scout_step(Query(term="t"), "src", "a\udcffb.py", directory=True) == NO_STEP
-    assert scout_step(Query(term="t" * 900), "src", "a.py", directory=True) == NO_STEP
+    too_long = scout_step(Query(term="t" * 900), "src", "a.py", directory=True)
+    assert pasteable(too_long) == NO_STEP
+
+
+def test_a_step_whose_line_would_be_cut_is_not_offered() -> None:
+    fits = show_step(Query(term="t" * 700), "f", refused=True)
+    too_long = show_step(Query(term="t" * 800), "f", refused=True)
+    assert pasteable(fits) == fits
+    assert next_lines(fits) == ["next: " + command_line(fits)]
+    assert too_long != NO_STEP  # the domain chose it; the line rule drops it
+    assert pasteable(too_long) == NO_STEP
+    assert next_lines(too_long) == []

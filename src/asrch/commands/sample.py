@@ -3,9 +3,14 @@
 from asrch.commands.checks import require_file, require_range
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
-from asrch.domain.ports import Searcher
+from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
-from asrch.domain.sample import SampleReport, build_sample_report
+from asrch.domain.sample import (
+    SampleReport,
+    build_sample_report,
+    scope_lines_of_sample,
+    with_sample_scopes,
+)
 
 
 def run_sample(
@@ -16,7 +21,9 @@ def run_sample(
     *,
     clusters: int,
     page: int,
+    scopes: Scopes | None = None,
 ) -> SampleReport:
+    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     filters = filters_of(searcher, options)
     query = query_of(term, options, filters)
     require_range("--clusters", clusters, 1, SAMPLE_CLUSTERS_MAX)
@@ -24,4 +31,9 @@ def run_sample(
     require_file(searcher, file)
     require_kept(filters, file)
     scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)
-    return build_sample_report(query, file, scan, per_page=clusters, page=page)
+    report = build_sample_report(query, file, scan, per_page=clusters, page=page)
+    lines = scope_lines_of_sample(report)
+    # D31: the scopes of what the page prints; none asked, none parsed.
+    if not lines:
+        return report
+    return with_sample_scopes(report, (scopes or searcher.scopes()).of(file, lines))

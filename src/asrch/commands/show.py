@@ -4,13 +4,43 @@ from asrch.commands.checks import require_file, require_range
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
-from asrch.domain.ports import Searcher
+from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
-from asrch.domain.show import ShowReport, build_line_report, build_show_report
+from asrch.domain.show import (
+    ShowReport,
+    build_line_report,
+    build_show_report,
+    scope_lines_of_show,
+    with_show_scopes,
+)
 from asrch.domain.values import quote
 
 
 def run_show(
+    searcher: Searcher,
+    term: str,
+    file: str,
+    options: SearchOptions,
+    *,
+    line: int | None,
+    context: int,
+    scopes: Scopes | None = None,
+) -> ShowReport:
+    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
+    report = _run(searcher, term, file, options, line=line, context=context)
+    return _scoped(scopes, searcher, report)
+
+
+def _scoped(scopes: Scopes | None, searcher: Searcher, report: ShowReport) -> ShowReport:
+    """The report with the scope lines (D31) of what it prints; none asked, none parsed."""
+    lines = scope_lines_of_show(report)
+    if not lines:
+        return report
+    found = (scopes or searcher.scopes()).of(report.file, lines)
+    return with_show_scopes(report, found)
+
+
+def _run(
     searcher: Searcher,
     term: str,
     file: str,

@@ -25,10 +25,11 @@ from asrch.domain.show import ShowReport
 from asrch.domain.survey import SurveyReport
 from asrch.render.lines import cap_line
 from asrch.render.narrowing import case_word
+from asrch.render.next_step import pasteable
 from asrch.render.notices import notice_text
 from asrch.render.sample import sample_notes
 from asrch.render.show import show_notes, window
-from asrch.render.snippets import source_line
+from asrch.render.snippets import scope_line, source_line
 
 Answer = dict[str, Any]
 """One command's answer as JSON values (its model's fields, in order)."""
@@ -50,7 +51,11 @@ def _line(line: SourceLine) -> Answer:
     # The text answer's line (`N:text`, cut to 800 bytes), minus its `N:` prefix.
     printed = cap_line(source_line(line))
     prefix = len(str(line.number)) + 1
-    return {"line": line.number, "text": printed[prefix:], "match": line.is_match}
+    scope = tuple(
+        {"line": s.line, "text": cap_line(scope_line(s))[len(str(s.line)) + 1 :]}
+        for s in line.scope
+    )
+    return {"line": line.number, "text": printed[prefix:], "match": line.is_match, "scope": scope}
 
 
 def _snippets(snippets: tuple[DomainSnippet, ...]) -> tuple[Answer, ...]:
@@ -70,7 +75,8 @@ def _narrowing(ignore_case: bool, filters: Filters) -> Answer:
 
 
 def _next(step: tuple[str, ...]) -> tuple[str, ...] | None:
-    return step or None
+    """The text's `next:` step, or none where the text has none (its line too long)."""
+    return pasteable(step) or None
 
 
 @singledispatch

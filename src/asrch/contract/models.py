@@ -168,6 +168,15 @@ class SurveyAnswer(Model):
     next: NextStep
 
 
+class ScopeLine(Model):
+    """A definition enclosing a printed line (D31), as the text's `N=text` line."""
+
+    line: LineNumber = Field(description="The line that names the definition.")
+    text: str = Field(
+        description="That line as the text answer prints it after `N=` (see `text` of a line)."
+    )
+
+
 class SnippetLine(Model):
     line: LineNumber
     text: str = Field(
@@ -175,6 +184,12 @@ class SnippetLine(Model):
         "removed, control characters made visible, cut to the 800-byte line with `…[+N bytes]`."
     )
     match: bool = Field(description="The line matches (`N:` in the text), or is context (`N-`).")
+    scope: tuple[ScopeLine, ...] = Field(
+        description="The definitions enclosing a printed match (with `--line`, that line), "
+        "outermost first, at most 3 (D31), each one even where the text does not repeat a "
+        "header printed above it. Empty for other lines, at the top level, and where no parse "
+        "tells it for sure."
+    )
 
 
 class Snippet(Model):

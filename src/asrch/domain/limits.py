@@ -36,3 +36,9 @@ LINE_CAP = 800
 
 MATCH_LEAD = 200
 """Printed bytes kept before the first match when a long line is cut around it (D8)."""
+
+SCOPE_DEPTH = 3
+"""Scope lines before one match at most: the innermost definitions are kept (D31)."""
+
+SCOPE_MAX_BYTES = 1_000_000
+"""A file larger than this gets no scope lines: its parse would cost more than a read."""

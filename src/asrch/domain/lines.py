@@ -6,6 +6,14 @@ Span = tuple[int, int]
 """A match's byte offsets in its line, start and end, as rg's `--json` submatches give."""
 
 
+class Scope(NamedTuple):
+    """A definition enclosing a line (D31): the line that names it, and that line's bytes."""
+
+    line: int
+    text: bytes
+    """The header line as in the file, line ending removed."""
+
+
 class SourceLine(NamedTuple):
     """One line of the searched file; `text` keeps the raw bytes, line ending included.
 
@@ -18,6 +26,9 @@ class SourceLine(NamedTuple):
     first_match: Span | None = None
     """Where the line's first match is; a long line is cut around it (D8). None for a
     context line, and for a match whose offsets the engine did not get."""
+    scope: tuple[Scope, ...] = ()
+    """The definitions enclosing a printed match (D31), outermost first, at most 3; set by
+    the use case from the `Scopes` port, never by the engine's search."""
 
 
 class FileScan(NamedTuple):

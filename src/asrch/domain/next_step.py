@@ -14,18 +14,14 @@ The rules (spec/next_step*.md):
 - show: a refused show, `sample` the file; otherwise none.
 """
 
-import shlex
 from collections.abc import Sequence
 
-from asrch.domain.limits import LINE_CAP, SAMPLE_CLUSTERS_DEFAULT
+from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 
 Step = tuple[str, ...]
 NO_STEP: Step = ()
-
-PREFIX = "next: "
-"""How the text answer introduces the step."""
 
 
 def carried(query: Query) -> list[str]:
@@ -56,23 +52,17 @@ def _printable(text: str) -> bool:
     )
 
 
-def command_line(step: Step) -> str:
-    """The step as the text answer prints it after `next: `."""
-    return shlex.join(step)
-
-
 def step(command: str, options: Sequence[str], arguments: Sequence[str]) -> Step:
     """`asrch COMMAND OPTIONS… [--] ARGUMENTS…`, or no step when it cannot be pasted.
 
     `--` comes first when an argument starts with `-`, so it is never read as an option.
     A name holding a control character or a byte that is not UTF-8 cannot be pasted as
-    one line, and a line longer than the 800-byte cap would be cut: no step then.
+    one line: no step then. (How long a line may be is the answer's business:
+    `render/next_step.py`.)
     """
     dashes = ["--"] if any(a.startswith("-") for a in arguments) else []
     words = ("asrch", command, *options, *dashes, *arguments)
     if not all(_printable(w) for w in words):
-        return NO_STEP
-    if len((PREFIX + command_line(words)).encode("utf-8")) > LINE_CAP:
         return NO_STEP
     return words
 

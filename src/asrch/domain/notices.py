@@ -69,6 +69,8 @@ class BinaryNotice(NamedTuple):
     """Files holding a NUL byte met while walking: rg does not search them (D21)."""
 
     files: int
+    capped: bool = False
+    """The scan stopped at the cap before the walk ended: more may be there (D34)."""
     kind: Literal["binary"] = "binary"
 
 
@@ -160,7 +162,7 @@ def search_notices(
     if tally.skipped:
         notices.append(SkippedNotice(files=tally.skipped))
     if tally.binary:
-        notices.append(BinaryNotice(files=tally.binary))
+        notices.append(BinaryNotice(files=tally.binary, capped=tally.capped))
     if not tally.files and not name_term:
         notices.append(NoMatchNotice(directory=directory, filtered=query.filters.active))
     return notices

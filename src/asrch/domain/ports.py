@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from asrch.domain.counting import Tally
-    from asrch.domain.lines import FileScan, FileWindow
+    from asrch.domain.lines import FileScan, FileWindow, Scope
     from asrch.domain.query import Query
 
 
@@ -67,7 +67,31 @@ class Searcher(Protocol):
         """
         ...
 
+    def scopes(self) -> Scopes:
+        """The `Scopes` that reads files where this searcher does (D31)."""
+        ...
+
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
         """Lines `line - context .. line + context` of one file, matches marked, and
         the file's last line number (an out-of-range `line` gets no lines)."""
         ...
+
+
+class Scopes(Protocol):
+    """Where a line sits in its file's definitions (D31): a parse, beside the engine."""
+
+    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
+        """The definitions enclosing each of `lines` (1-based), outermost first, at most
+        `SCOPE_DEPTH` (the innermost kept). A line is left out, or maps to `()`, when no
+        definition encloses it or none can be told for sure: never a guessed scope."""
+        ...
+
+
+class NoScopes:
+    """A `Scopes` that knows none: for callers and tests that print no scope lines."""
+
+    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
+        return {}
+
+
+NO_SCOPES = NoScopes()

@@ -4,7 +4,7 @@ from typing import NamedTuple
 
 from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
 from asrch.domain.counting import FileCount, Tally
-from asrch.domain.lines import FileScan, SourceLine
+from asrch.domain.lines import FileScan, Scope, SourceLine
 from asrch.domain.next_step import NO_STEP, Step, sample_step
 from asrch.domain.notices import Notice, RetentionNotice, search_notices
 from asrch.domain.query import Query
@@ -41,6 +41,37 @@ class SampleReport(NamedTuple):
     @property
     def past_end(self) -> bool:
         return self.page > self.pages
+
+
+def scoped(
+    snippets: tuple[Snippet, ...], lines: set[int], found: dict[int, tuple[Scope, ...]]
+) -> tuple[Snippet, ...]:
+    """`snippets` with the scope (D31) of each of `lines` set on its line."""
+    return tuple(
+        Snippet(
+            lines=tuple(
+                line._replace(scope=found.get(line.number, ())) if line.number in lines else line
+                for line in snippet.lines
+            )
+        )
+        for snippet in snippets
+    )
+
+
+def scope_lines_of_sample(report: "SampleReport") -> list[int]:
+    """The lines whose scope a sample prints: each shown cluster's first and last match."""
+    return sorted({n for view in report.shown for n in (view.cluster.first, view.cluster.last)})
+
+
+def with_sample_scopes(
+    report: "SampleReport", found: dict[int, tuple[Scope, ...]]
+) -> "SampleReport":
+    lines = set(scope_lines_of_sample(report))
+    return report._replace(
+        shown=tuple(
+            view._replace(snippets=scoped(view.snippets, lines, found)) for view in report.shown
+        )
+    )
 
 
 def snippets_for(cluster: Cluster, by_number: dict[int, SourceLine]) -> tuple[Snippet, ...]:

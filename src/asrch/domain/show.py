@@ -5,11 +5,11 @@ from typing import NamedTuple
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SHOW_MAX_MATCHES
-from asrch.domain.lines import FileScan, FileWindow, SourceLine
+from asrch.domain.lines import FileScan, FileWindow, Scope, SourceLine
 from asrch.domain.next_step import NO_STEP, Step, show_step
 from asrch.domain.notices import Notice, SkippedNotice, loose_boundary, search_notices
 from asrch.domain.query import Query
-from asrch.domain.sample import Snippet
+from asrch.domain.sample import Snippet, scoped
 
 
 class ShowReport(NamedTuple):
@@ -87,3 +87,15 @@ def build_line_report(
         snippets=_snippets(windows, by_number),
         notices=tuple(notices),
     )
+
+
+def scope_lines_of_show(report: ShowReport) -> list[int]:
+    """The lines whose scope show prints (D31): each printed match; with --line, that line."""
+    if report.line is not None:
+        return [report.line] if report.snippets else []
+    return [line.number for s in report.snippets for line in s.lines if line.is_match]
+
+
+def with_show_scopes(report: ShowReport, found: dict[int, tuple[Scope, ...]]) -> ShowReport:
+    lines = set(scope_lines_of_show(report))
+    return report._replace(snippets=scoped(report.snippets, lines, found))

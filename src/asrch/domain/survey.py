@@ -143,13 +143,17 @@ def build_survey_report(
                 percent = total.matches * 100 // grand
                 notices.append(DominanceNotice(term=total.term, percent=percent))
     notices += overlap_notices(paths, real_paths, kinds)
-    skipped = sum(t.skipped for row in tallies for t in row)
+    # The unreadable and the binary files under a path are the same whatever the term:
+    # counted once a path (each search of the path met them all).
+    distinct = _distinct(real_paths)
+    skipped = sum(max((row[i].skipped for row in tallies), default=0) for i in distinct)
     if skipped:
         notices.append(SkippedNotice(files=skipped))
-    # The binary files under a path are the same whatever the term: counted once a path.
-    binary = sum(max((row[i].binary for row in tallies), default=0) for i in _distinct(real_paths))
+    binary = sum(max((row[i].binary for row in tallies), default=0) for i in distinct)
     if binary:
-        notices.append(BinaryNotice(files=binary))
+        # A lower bound when, under some path, every term's scan stopped at the cap.
+        walked = all(any(not row[i].capped for row in tallies) for i in distinct)
+        notices.append(BinaryNotice(files=binary, capped=not walked))
     if not grand:
         filtered = bool(queries) and queries[0].filters.active
         notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered))

@@ -6,7 +6,9 @@ from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 
-# `--no-config`: a user's RIPGREP_CONFIG_PATH must not change results.
+# `--no-config`: a user's RIPGREP_CONFIG_PATH must not change results; nor must the
+# user's git configuration (`--no-ignore-global`: `core.excludesFile`, or
+# `$XDG_CONFIG_HOME/git/ignore`, which rg reads like a `.gitignore`).
 # `--case-sensitive` (or `--ignore-case` for `-i`, in `pattern_args`): the case rule is
 # asrch's, whatever rg's defaults become (never rg's smart case).
 # `--no-require-git`: `.gitignore` applies outside a git repository too, so an
@@ -14,15 +16,20 @@ from asrch.domain.query import Query
 # `--no-ignore-messages`: a rule rg cannot parse in an ignore file (or an ignore file
 # it cannot read) is rg's to drop; it is no searched file that went unread, and its
 # `rg: PATH: …` line would otherwise be taken for one (D21).
-# Exclusion globs are matched by rg against walked entries only, so a project
-# living inside a folder named `build` is still searched; the trailing `/` limits
-# the directory names to directories.
+# Exclusions are matched by rg against walked entries only, so a project living
+# inside a folder named `build` is still searched. The directory names are globs whose
+# trailing `/` limits them to directories. The file patterns are a file type of
+# asrch's own, excluded with `--type-not`: rg matches types against files only, while
+# a glob `!*.xml` would also skip a directory `sitemap.xml/` and all under it.
+EXCLUDED_TYPE = "asrchexcluded"
 BASE_FLAGS: tuple[str, ...] = (
     "--no-config",
+    "--no-ignore-global",
     "--no-require-git",
     "--no-ignore-messages",
     *(f"--glob=!{name}/" for name in EXCLUDED_DIRS),
-    *(f"--glob=!{pattern}" for pattern in EXCLUDED_FILES),
+    *(f"--type-add={EXCLUDED_TYPE}:{pattern}" for pattern in EXCLUDED_FILES),
+    f"--type-not={EXCLUDED_TYPE}",
 )
 
 _REGEX_META = frozenset("\\.+*?()|[]{}^$#&-~")

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from asrch.domain.counting import Tally
     from asrch.domain.lines import FileScan, FileWindow
+    from asrch.domain.ports import Scopes
     from asrch.domain.query import Query
 
 # The plans are imported by the operation that runs them: `scout` never loads the JSON
@@ -120,6 +121,12 @@ class RipgrepSearcher:
         if not types:
             raise EngineError("error: rg --type-list printed no types; check ASRCH_RG")
         return types
+
+    def scopes(self) -> Scopes:
+        # A parse, not a search: its own adapter, reading files from the same directory.
+        from asrch.engine.scopes import TreeSitterScopes
+
+        return TreeSitterScopes(cwd=self._launch.cwd)
 
     def resolve(self, path: str) -> str:
         return os.path.realpath(self._launch.here(path))

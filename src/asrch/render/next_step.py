@@ -1,8 +1,30 @@
-"""The `next:` line (D28): the step the domain chose, shell-quoted."""
+"""The `next:` line (D28): the step the domain chose, shell-quoted, as one line.
 
-from asrch.domain.next_step import PREFIX, Step, command_line
+The step is offered only when its line fits the 800-byte cap (D8): a cut command would
+not run as pasted. The JSON answer carries the same step or none (`pasteable`).
+"""
+
+import shlex
+
+from asrch.domain.limits import LINE_CAP
+from asrch.domain.next_step import NO_STEP, Step
+
+PREFIX = "next: "
+"""How the text answer introduces the step."""
+
+
+def command_line(step: Step) -> str:
+    """The step as the text answer prints it after `next: `."""
+    return shlex.join(step)
+
+
+def pasteable(step: Step) -> Step:
+    """The step, or none when its `next:` line would be longer than the line cap."""
+    if not step or len((PREFIX + command_line(step)).encode("utf-8")) > LINE_CAP:
+        return NO_STEP
+    return step
 
 
 def next_lines(step: Step) -> list[str]:
     """The answer's last line, or none when there is nothing to do."""
-    return [PREFIX + command_line(step)] if step else []
+    return [PREFIX + command_line(step)] if pasteable(step) else []

@@ -95,10 +95,10 @@ def notice_text(notice: Notice) -> str:
                 "their matches are not counted"
             )
         case BinaryNotice():
-            return (
-                f"skipped: {notice.files} binary {_files_word(notice.files)} (holding a NUL "
-                "byte); their matches are not counted; give one file as the path to search it"
-            )
+            # D34: one short line on every answer over such a tree; how to search one is
+            # in --help and the spec.
+            at_least = "at least " if notice.capped else ""
+            return f"{at_least}{notice.files} binary {_files_word(notice.files)} skipped"
         case NoMatchNotice(directory=True):
             among = " in the files --type / --glob keep" if notice.filtered else ""
             return (

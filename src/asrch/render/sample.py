@@ -29,8 +29,7 @@ def _hits(n: int) -> str:
 def render_sample(report: SampleReport) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
-        ("mode", report.query.mode.value),
-        *narrowing_fields(report.query.ignore_case, report.query.filters),
+        *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
         ("file", report.file),
         ("matches", count(report.matches, report.capped)),
     ]
@@ -39,13 +38,14 @@ def render_sample(report: SampleReport) -> str:
     fields += [("clusters", report.clusters), ("page", f"{report.page}/{report.pages}")]
     lines = block("sample", fields)
     path = shown_path(report.file)
+    shown: set[int] = set()
     for view in report.shown:
         c = view.cluster
         lines.append(
             f"== {path} {c.first}-{c.last} ({_hits(c.hits)}, "
             f"cluster {view.number}/{report.clusters}) =="
         )
-        lines += snippet_lines(view.snippets)
+        lines += snippet_lines(view.snippets, shown)
     lines += [f"note: {message}" for _, message in sample_notes(report)]
     lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

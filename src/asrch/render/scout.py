@@ -12,8 +12,7 @@ def render_scout(report: ScoutReport) -> str:
         "scout",
         [
             ("query", report.query.term),
-            ("mode", report.query.mode.value),
-            *narrowing_fields(report.query.ignore_case, report.query.filters),
+            *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
             ("path", report.path),
             ("matches", count(report.matches, report.capped)),
             ("files", count(report.files, report.capped)),

@@ -1,6 +1,6 @@
 """`show` report to text: a `show:` block, then snippets or the refusal note."""
 
-from asrch.domain.limits import SHOW_MAX_MATCHES
+from asrch.domain.limits import SHOW_CONTEXT_DEFAULT, SHOW_MAX_MATCHES
 from asrch.domain.show import ShowReport
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
@@ -38,8 +38,7 @@ def window(report: ShowReport, line: int) -> tuple[int, int]:
 def render_show(report: ShowReport) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
-        ("mode", report.query.mode.value),
-        *narrowing_fields(report.query.ignore_case, report.query.filters),
+        *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
         ("file", report.file),
     ]
     if report.line is None:
@@ -52,7 +51,8 @@ def render_show(report: ShowReport) -> str:
             ("window_matches", report.matches),
             ("last_line", report.last_line or 0),
         ]
-    fields.append(("context", report.context))
+    if report.context != SHOW_CONTEXT_DEFAULT:
+        fields.append(("context", report.context))
     lines = block("show", fields)
     lines += snippet_lines(report.snippets)
     lines += [f"note: {message}" for _, message in show_notes(report)]

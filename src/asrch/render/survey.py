@@ -4,19 +4,20 @@ from asrch.domain.survey import SurveyReport
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
-from asrch.render.toon import block, count, table, value
+from asrch.render.toon import Scalar, block, count, table, value
+
+
+def _repeated(values: tuple[str, ...]) -> bool:
+    return len(set(values)) < len(values)
 
 
 def render_survey(report: SurveyReport) -> str:
-    lines = block(
-        "survey",
-        [
-            ("terms", len(report.terms)),
-            ("paths", len(report.paths)),
-            ("mode", report.mode.value),
-            *narrowing_fields(report.ignore_case, report.filters),
-        ],
-    )
+    fields: list[tuple[str, Scalar]] = []
+    if _repeated(report.terms) or _repeated(report.paths):
+        # Only then do the rows not tell how many were given (D33).
+        fields += [("terms", len(report.terms)), ("paths", len(report.paths))]
+    fields += narrowing_fields(report.mode, report.ignore_case, report.filters)
+    lines = block("survey", fields)
     lines += table(
         "overall",
         ("term", "matches", "files", "dominant_path"),

@@ -1,4 +1,4 @@
-"""The MCP server (D29): the second composition root, beside `cli.py`.
+"""The MCP server (D29): the second composition root, beside `asrch.cli`.
 
 It serves the four commands as MCP tools over stdio with the official SDK (`mcp` 2.x,
 the `asrch[mcp]` extra), through the same use cases (`asrch.commands`) and renderers

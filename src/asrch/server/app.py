@@ -1,54 +1,47 @@
-"""The MCP server: the four tools on the SDK's `MCPServer`.
+"""The MCP server: the four tools on the SDK's low-level `Server` (public API only).
 
-Each call runs its use case on a worker thread with a searcher of its own: rg starts in
-the first root (so relative paths and the answer's paths are the command line's from
-there), and every rg child belongs to the call's `Children`. Calls overlap freely; a
-call that is cancelled (by the client, or because the client went away) stops and reaps
-its children before the cancellation goes on.
+The tools are listed from the command table: each one's input schema is generated from
+its arguments (`asrch.server.tools`), its output schema is the committed contract
+(`schema/COMMAND.schema.json`, as `asrch.contract.schema` generates it), its description
+the table's. A call's arguments are validated against the input model, then its use
+case runs on a worker thread with a searcher of its own: rg starts in the first root (so
+relative paths and the answer's paths are the command line's from there), and every rg
+child belongs to the call's `Children`. Calls overlap freely; a call that is cancelled
+(by the client, or because the client went away) stops and reaps its children before
+the cancellation goes on.
 """
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import anyio
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.tools import Tool
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+from pydantic import ValidationError
 
 from asrch import __version__
+from asrch.commands.table import COMMANDS
 from asrch.contract.build import answer
 from asrch.contract.models import validated
 from asrch.contract.schema import schema
 from asrch.domain.errors import AsrchError
-from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SCAN_CAP, SHOW_CONTEXT_DEFAULT
+from asrch.domain.limits import SCAN_CAP
 from asrch.domain.values import quote
 from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.lines import printed
 from asrch.server.roots import Roots
-from asrch.server.tools import (
-    DESCRIPTIONS,
-    ClustersArg,
-    Common,
-    ContextArg,
-    FileArg,
-    FixedModeArg,
-    GlobArg,
-    IgnoreCaseArg,
-    LineArg,
-    ModeArg,
-    PageArg,
-    PathArg,
-    PathsArg,
-    QueryArg,
-    TermsArg,
-    TypeArg,
-    Work,
-    sample_work,
-    scout_work,
-    show_work,
-    survey_work,
-)
+from asrch.server.tools import Work, arguments_model, input_schema, work
 
 INSTRUCTIONS = (
     "asrch narrows a search in small, exact answers: survey compares candidate terms, "
@@ -100,97 +93,57 @@ class Calls:
             return _refusal(f"error: internal error: {type(exc).__name__}: {quote(str(exc))}")
 
 
-class AsrchTools:
-    """The tool functions; their signatures are the tools' input schemas (D29), their
-    arguments keyword-only, as a tool call names each one."""
-
-    def __init__(self, calls: Calls) -> None:
-        self._calls = calls
-        self._roots = calls.roots
-
-    async def survey(
-        self,
-        *,
-        terms: TermsArg,
-        paths: PathsArg = (),
-        mode: FixedModeArg = "fixed",
-        ignore_case: IgnoreCaseArg = False,
-        type: TypeArg = (),
-        glob: GlobArg = (),
-    ) -> CallToolResult:
-        common = Common(mode, ignore_case, type, glob)
-        return await self._calls.answer(survey_work(self._roots, terms, paths, common))
-
-    async def scout(
-        self,
-        *,
-        query: QueryArg,
-        path: PathArg = ".",
-        mode: ModeArg = "fixed",
-        ignore_case: IgnoreCaseArg = False,
-        type: TypeArg = (),
-        glob: GlobArg = (),
-    ) -> CallToolResult:
-        common = Common(mode, ignore_case, type, glob)
-        return await self._calls.answer(scout_work(self._roots, query, path, common))
-
-    async def sample(
-        self,
-        *,
-        query: QueryArg,
-        file: FileArg,
-        clusters: ClustersArg = SAMPLE_CLUSTERS_DEFAULT,
-        page: PageArg = 1,
-        mode: ModeArg = "fixed",
-        ignore_case: IgnoreCaseArg = False,
-        type: TypeArg = (),
-        glob: GlobArg = (),
-    ) -> CallToolResult:
-        common = Common(mode, ignore_case, type, glob)
-        work = sample_work(self._roots, query, file, common, clusters=clusters, page=page)
-        return await self._calls.answer(work)
-
-    async def show(
-        self,
-        *,
-        query: QueryArg,
-        file: FileArg,
-        line: LineArg = None,
-        context: ContextArg = SHOW_CONTEXT_DEFAULT,
-        mode: ModeArg = "fixed",
-        ignore_case: IgnoreCaseArg = False,
-        type: TypeArg = (),
-        glob: GlobArg = (),
-    ) -> CallToolResult:
-        common = Common(mode, ignore_case, type, glob)
-        work = show_work(self._roots, query, file, common, line=line, context=context)
-        return await self._calls.answer(work)
-
-
-def _tool(function: Any, command: str) -> Tool:
-    tool = Tool.from_function(
-        function, name=command, description=DESCRIPTIONS[command], annotations=ANNOTATIONS
+def _invalid(name: str, error: ValidationError) -> str:
+    """A call whose arguments do not fit the tool's schema, in one line naming each."""
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
     )
-    # The published contract is the output schema (schema/COMMAND.schema.json); the
-    # answer was validated when its model was built, so the SDK need not re-validate.
-    tool.fn_metadata.output_schema = schema(command)
-    return tool
+    return f"error: invalid arguments for {name}: {problems}"
 
 
-def build_server(roots: Roots | Sequence[str], *, rg: str | None = None) -> MCPServer:
+@cache
+def tools() -> list[Tool]:
+    """The tools as a client lists them, derived from the command table."""
+    return [
+        Tool(
+            name=name,
+            description=command.tool,
+            input_schema=input_schema(name),
+            output_schema=schema(name),
+            annotations=ANNOTATIONS,
+        )
+        for name, command in COMMANDS.items()
+    ]
+
+
+def build_server(roots: Roots | Sequence[str], *, rg: str | None = None) -> Server[Any]:
     """The server for `roots` (a `Roots`, or directories as `--root` names them)."""
     confined = roots if isinstance(roots, Roots) else Roots.of(roots)
-    tools = AsrchTools(Calls(confined, rg))
-    return MCPServer(
-        name="asrch",
+    calls = Calls(confined, rg)
+
+    async def list_tools(
+        context: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListToolsResult:
+        return ListToolsResult(tools=tools())
+
+    async def call_tool(
+        context: ServerRequestContext[Any], params: CallToolRequestParams
+    ) -> CallToolResult:
+        name = params.name
+        if name not in COMMANDS:
+            return _refusal(
+                f"error: unknown tool: {quote(name)}; the tools are " + ", ".join(COMMANDS)
+            )
+        try:
+            given = arguments_model(name).model_validate(params.arguments or {})
+        except ValidationError as exc:
+            return _refusal(_invalid(name, exc))
+        return await calls.answer(work(name, confined, dict(given)))
+
+    return Server(
+        "asrch",
         version=__version__,
         instructions=INSTRUCTIONS,
-        # stderr is the client's log of the server: warnings only, not every call.
-        log_level="WARNING",
-        tools=[
-            _tool(tools.survey, "survey"),
-            _tool(tools.scout, "scout"),
-            _tool(tools.sample, "sample"),
-            _tool(tools.show, "show"),
-        ],
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
     )

@@ -11,11 +11,11 @@ interrupt, so a server told to stop would wait for its client's next line.
 import os
 import signal
 import stat
-from typing import cast
+from typing import Any, cast
 
 import anyio
 import anyio.lowlevel
-from mcp.server.mcpserver import MCPServer
+from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from asrch.engine.process import kill_all
@@ -75,7 +75,7 @@ def serve(roots: Roots) -> int:
     return 0
 
 
-async def _serve(server: MCPServer) -> None:
+async def _serve(server: Server[Any]) -> None:
     async with anyio.create_task_group() as group:
 
         async def stop_on_signal() -> None:
@@ -87,8 +87,5 @@ async def _serve(server: MCPServer) -> None:
         group.start_soon(stop_on_signal)
         stdin = cast("anyio.AsyncFile[str]", StdinLines())  # read by `async for` only
         async with stdio_server(stdin=stdin) as (read_stream, write_stream):
-            # The SDK's `run_stdio_async` minus its stdin reader. It names the low-level
-            # server `_lowlevel_server` (its own in-memory transport reads it so too).
-            lowlevel = server._lowlevel_server
-            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+            await server.run(read_stream, write_stream, server.create_initialization_options())
         group.cancel_scope.cancel()

@@ -1,0 +1,240 @@
+"""The command line: arguments to a use case, its report to text, an exit status.
+
+cyclopts parses (D40). Its app is derived from the command table: each command's
+function has the signature its table entry declares (positionals, then options with
+their converters), built here. D25's grammar is held by the converters (a number is
+ASCII digits, a flag takes no value, a choice is one of its words) and every error is
+worded by asrch (`asrch.cli.errors`, cyclopts' exceptions caught and reworded), so no
+error ever reaches the user as a Rich panel, in colour, or as a traceback (D20).
+"""
+
+import inspect
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, TypeVar
+
+from cyclopts import App, Parameter
+from cyclopts.exceptions import CycloptsError
+
+from asrch import __version__
+from asrch.cli.errors import (
+    ArgumentError,
+    converter_for,
+    placeholders,
+    refuse_flag_values,
+    text_value,
+    worded,
+)
+from asrch.cli.help import APP_HELP, COMMAND_HELP
+from asrch.commands.table import COMMANDS, Argument, Command, load, run
+from asrch.domain.errors import AsrchError, ExitStatus, InputError
+from asrch.domain.values import quote
+from asrch.engine.searcher import RipgrepSearcher
+from asrch.render.lines import printed
+
+# Each command imports its own use case and renderer when it runs: an agent calls
+# asrch many times, and start-up is most of a small search (docs/performance.md).
+
+searcher = RipgrepSearcher()
+
+_EMPTY = inspect.Parameter.empty
+
+
+def _hint(argument: Argument) -> Any:
+    """The parameter's type, with the converter that holds its rule (D25)."""
+    names = (argument.spelling, *argument.aliases)
+    if argument.positional:
+        # A bare `-` (stdin's name elsewhere) reaches cyclopts as a placeholder: see
+        # `asrch.cli.errors.placeholders`.
+        return Annotated[str, Parameter(name=argument.spelling, converter=text_value)]
+    base: Any = {
+        "flag": bool,
+        "text": str,
+        "texts": list[str] | None,
+        "number": int if argument.default is not None else int | None,
+        "choice": str,
+    }[argument.kind]
+    return Annotated[base, Parameter(name=names, negative=(), converter=converter_for(argument))]
+
+
+def _parameter(argument: Argument) -> inspect.Parameter:
+    hint = _hint(argument)
+    if argument.positional and argument.many:
+        return inspect.Parameter(argument.name, inspect.Parameter.VAR_POSITIONAL, annotation=hint)
+    if argument.positional:
+        default = _EMPTY if argument.required else argument.default
+        return inspect.Parameter(
+            argument.name, inspect.Parameter.POSITIONAL_ONLY, default=default, annotation=hint
+        )
+    default = None if argument.kind == "texts" else argument.default
+    return inspect.Parameter(
+        argument.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint
+    )
+
+
+def _function(command: Command) -> Callable[..., int]:
+    """A function whose signature is the command's grammar, for cyclopts to bind."""
+    declared = tuple(a for a in command.arguments if a.cli is not None)
+    positionals = [a for a in declared if a.positional]
+
+    def call(*given: str, **options: Any) -> int:
+        # What cyclopts' own `app(tokens)` would run; asrch runs `_run` after `read`.
+        values: dict[str, Any] = dict(options)
+        for index, argument in enumerate(positionals):
+            if argument.many:
+                values[argument.name] = list(given[index:])
+            elif index < len(given):
+                values[argument.name] = given[index]
+        return _run(command, values)
+
+    call.__name__ = command.name
+    options = [a for a in declared if not a.positional]
+    signature = inspect.Signature([_parameter(a) for a in (*positionals, *options)])
+    call.__signature__ = signature  # type: ignore[attr-defined]
+    return call
+
+
+def _run(command: Command, values: dict[str, Any]) -> int:
+    report = run(command, searcher, values)
+    emit(report, load(command.renderer), as_json=values.get("format") == "json")
+    refused = command.refused_status and bool(getattr(report, "refused", False))
+    return ExitStatus.REFUSED if refused else ExitStatus.OK
+
+
+def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -> int:
+    """D29: the tools over stdio; the only command that imports the MCP SDK."""
+    from asrch.server.roots import Roots
+
+    roots = Roots.of(root or [])
+    try:
+        from asrch.server.stdio import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+            raise
+        raise InputError(
+            "error: asrch mcp needs the MCP SDK, which is not installed; "
+            "install it with: pip install 'asrch[mcp]'"
+        ) from None
+    return serve(roots)
+
+
+def build_app() -> App:
+    """The cyclopts app of every command: the table's four, and `mcp`."""
+    app = App(
+        name="asrch",
+        help_flags=(),
+        version_flags=(),
+        result_action="return_value",
+        print_error=False,
+        exit_on_error=False,
+        help_on_error=False,
+        verbose=False,
+    )
+    for name, command in COMMANDS.items():
+        app.command(_function(command), name=name)
+    app.command(mcp, name="mcp")
+    return app
+
+
+app = build_app()
+
+
+def write(stream: Any, text: str) -> None:
+    """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
+    write_bytes(stream, printed(text))
+
+
+def write_bytes(stream: Any, data: bytes) -> None:
+    """To the stream's bytes when it has them (a process's stdout); a text stream (an
+    in-process caller's `io.StringIO`) gets the same text."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(data.decode("utf-8"))
+        stream.flush()
+        return
+    buffer.write(data)
+    buffer.flush()
+
+
+Report = TypeVar("Report")
+
+
+def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool) -> None:
+    """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27)."""
+    if not as_json:
+        write(sys.stdout, render_text(report))
+        return
+    # Only here, and only for JSON: the text path imports no contract module. The JSON
+    # path imports no pydantic either (D41, docs/architecture.md).
+    from asrch.contract.render import render_json
+
+    # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
+    # (docs/json.md). The text is valid UTF-8 by construction.
+    write_bytes(sys.stdout, render_json(report).encode("utf-8"))
+
+
+def _command_of(tokens: Sequence[str]) -> str | None:
+    return tokens[0] if tokens and tokens[0] in COMMAND_HELP else None
+
+
+def _help_for(command: str | None) -> str:
+    return COMMAND_HELP[command] if command else APP_HELP
+
+
+def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """The command a line names and its values by argument name (those given), read by
+    cyclopts; or an `ArgumentError` in asrch's words. Runs nothing."""
+    if not tokens:
+        raise ArgumentError("error: missing command", with_help=True)
+    refuse_flag_values(tokens)
+    try:
+        _, bound, _ = app.parse_args(placeholders(tokens))
+    except CycloptsError as exc:
+        raise worded(exc, tokens) from None
+    values = dict(bound.arguments)
+    for name, value in values.items():
+        if isinstance(value, tuple):  # `*paths`
+            values[name] = list(value)
+    return tokens[0], values
+
+
+def run_command_line(tokens: Sequence[str]) -> int:
+    before_dashes = list(tokens[: tokens.index("--")]) if "--" in tokens else list(tokens)
+    if "-h" in before_dashes or "--help" in before_dashes:
+        write(sys.stdout, _help_for(_command_of(tokens)))
+        return ExitStatus.OK
+    if tokens and tokens[0] == "--version":
+        write(sys.stdout, f"asrch {__version__}\n")
+        return ExitStatus.OK
+    try:
+        name, values = read(tokens)
+    except ArgumentError as exc:
+        usage = _help_for(_command_of(tokens)) if exc.with_help else ""
+        write(sys.stderr, exc.message + "\n" + usage)
+        return ExitStatus.INPUT
+    if name == "mcp":
+        return mcp(**values)
+    return _run(COMMANDS[name], values)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line (`argv`: the arguments after `asrch`, default `sys.argv[1:]`):
+    the answer on `sys.stdout`, messages on `sys.stderr`, the exit status returned. No
+    process-wide setting: `asrch.entry` adds those (SIGTERM) for the process."""
+    tokens = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return run_command_line(tokens)
+    except AsrchError as exc:
+        write(sys.stderr, exc.message + "\n")
+        return exc.status
+    except KeyboardInterrupt:
+        return ExitStatus.INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`asrch … | head -1`): leave quietly, like grep does.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return ExitStatus.OK
+    except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
+        write(sys.stderr, f"error: internal error: {type(exc).__name__}: {quote(str(exc))}\n")
+        return ExitStatus.INTERNAL

@@ -1,0 +1,487 @@
+"""The command table (D40): each command declared once.
+
+A command is its name, its arguments (with their ranges, defaults, help and the
+tool's words for them), its use case, its text renderer, its JSON builder and its MCP
+tool description. Everything else is derived from this table: the cyclopts app and the
+help texts (`asrch.cli`), the MCP tools and their input schemas (`asrch.server`).
+An option every search command takes is one entry of `COMMON`.
+
+Pure data, cheap to import on every start-up: NamedTuples of strings and numbers; the
+use case, renderer and builder are named (`module:function`) and imported when a call
+needs them (`load`).
+"""
+
+from collections.abc import Callable, Mapping
+from importlib import import_module
+from typing import Any, Literal, NamedTuple
+
+from asrch.domain.limits import (
+    MAX_PATHS,
+    MAX_TERMS,
+    SAMPLE_CLUSTERS_DEFAULT,
+    SAMPLE_CLUSTERS_MAX,
+    SHOW_CONTEXT_DEFAULT,
+    SHOW_CONTEXT_MAX,
+    SHOW_MAX_MATCHES,
+)
+from asrch.domain.modes import Mode, mode_from_flags
+from asrch.domain.ports import Searcher
+from asrch.domain.query import SearchOptions
+
+Kind = Literal["flag", "text", "texts", "number", "choice"]
+"""How an option reads the command line: a flag takes no value; text one string; texts
+one string each time it is given (a list); number ASCII digits (D25); choice one word."""
+
+Role = Literal["argument", "keyword", "option", "search"]
+"""Where a value goes in the use case's call: `argument`s in table order after the
+searcher, then the `SearchOptions` (built from the `search` values), then `keyword`s.
+`option`: read by the command line itself (`--format`)."""
+
+Check = Literal["", "path", "file", "text"]
+"""What a server checks before the call: `path`/`file` confined to the roots (named so
+in the refusal), `text` free of NUL (a JSON string may hold one, argv cannot)."""
+
+
+class Argument(NamedTuple):
+    """One argument or option of a command, for both the command line and the tool."""
+
+    name: str
+    """The use case's and the tool's name for it (`query`, `clusters`, `ignore_case`)."""
+    kind: Kind = "text"
+    default: Any = None
+    help: str = ""
+    """The command line's help line (after its spelling)."""
+    tool_help: str | None = ""
+    """The tool's description of it; None: not a tool argument."""
+    cli: str | None = ""
+    """How the command line spells it: `--NAME` (an option, the default), `QUERY` (an
+    upper-case word: positional), `PATH...` (any number of positionals); None: not on
+    the command line."""
+    metavar: str = ""
+    """The value's name in help (`N`, `GLOB`)."""
+    aliases: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    allowed: str = ""
+    """The range in words when it depends on more than the number (`--line`)."""
+    choices: tuple[str, ...] = ()
+    role: Role = "keyword"
+    check: Check = ""
+    label: str = ""
+    """The name a refusal gives it (`query`, `--term`); default: `--NAME`."""
+    tool_name: str = ""
+    """The tool's name for it when it differs (`terms` for `--term`)."""
+    required: bool = False
+    """A tool call must give it; on the command line, a positional that must be given
+    (an option that must be, `--term`, is the use case's to ask for, in its words)."""
+
+    @property
+    def spelling(self) -> str:
+        """`--clusters`, `QUERY`, `PATH`."""
+        if self.cli:
+            return self.cli.removesuffix("...")
+        return "--" + self.name.replace("_", "-")
+
+    @property
+    def positional(self) -> bool:
+        return bool(self.cli) and not str(self.cli).startswith("-")
+
+    @property
+    def many(self) -> bool:
+        return self.kind == "texts" or str(self.cli).endswith("...")
+
+    @property
+    def tool_key(self) -> str:
+        return self.tool_name or self.name
+
+    @property
+    def shown(self) -> str:
+        """How a refusal names it."""
+        return self.label or self.spelling
+
+    def allowed_range(self) -> str:
+        """`1-5`, `1 or more`, or the words given."""
+        if self.allowed:
+            return self.allowed
+        if self.low is None:
+            return ""
+        return f"{self.low}-{self.high}" if self.high is not None else f"{self.low} or more"
+
+
+def _modes(*, regex: bool) -> tuple[Argument, ...]:
+    """D5's modes: flags on the command line, one `mode` word for a tool."""
+    fixed = (
+        "fixed: substring (the default); word: fixed string with word boundaries; "
+        "identifier: fixed string not touching [A-Za-z0-9_]"
+    )
+    tool_help = (
+        f"{fixed}; regex: ripgrep regex (an unescaped | is refused: compare alternatives "
+        "with survey). Case-sensitive unless ignore_case."
+        if regex
+        else f"{fixed}. Case-sensitive unless ignore_case. (No regex: compare alternatives "
+        "as terms.)"
+    )
+    words = ("fixed", "word", "identifier", "regex") if regex else ("fixed", "word", "identifier")
+    # Every command line takes the three flags: survey words its refusal of --regex.
+    return (
+        Argument("word", "flag", False, "fixed string with word boundaries", None, role="search"),
+        Argument(
+            "identifier",
+            "flag",
+            False,
+            "fixed string not touching [A-Za-z0-9_] on either side",
+            None,
+            role="search",
+        ),
+        Argument(
+            "regex",
+            "flag",
+            False,
+            "ripgrep regex; an unescaped | is refused (use survey)"
+            if regex
+            else "(no --regex: compare alternatives as separate terms)",
+            None,
+            role="search",
+        ),
+        Argument("mode", "choice", "fixed", "", tool_help, None, choices=words, role="search"),
+    )
+
+
+COMMON: tuple[Argument, ...] = (
+    Argument(
+        "ignore_case",
+        "flag",
+        False,
+        "letters match in either case, in any mode",
+        "Letters match in either case, in every mode.",
+        aliases=("-i",),
+        role="search",
+    ),
+    Argument(
+        "type",
+        "texts",
+        (),
+        "only files of rg's type NAME (`rg --type-list`); repeatable",
+        "Only files of these ripgrep types (names of `rg --type-list`, e.g. py, rust, js); "
+        "none: every type. An unknown name is an error listing close ones.",
+        metavar="NAME",
+        role="search",
+        check="text",
+    ),
+    Argument(
+        "glob",
+        "texts",
+        (),
+        "only files matching GLOB, none matching !GLOB; repeatable;\n"
+        "with a /, GLOB matches the path as typed from here (src/**);\n"
+        "without, a name at any depth (*.py)",
+        "Only files matching one of these globs (relative to the searched path, as "
+        ".gitignore reads them), and none matching a `!GLOB` one. Filters only narrow: they "
+        "never bring back an ignored or excluded file.",
+        metavar="GLOB",
+        role="search",
+        check="text",
+    ),
+    Argument(
+        "format",
+        "choice",
+        "text",
+        "text (default) or json: one JSON object, the same numbers",
+        None,
+        metavar="F",
+        choices=("text", "json"),
+        role="option",
+    ),
+)
+"""D30's narrowing and D27's format: every search command takes them."""
+
+QUERY = Argument(
+    "query",
+    help="the term, as the mode reads it",
+    tool_help="The term to search for, as the mode reads it; not empty.",
+    cli="QUERY",
+    role="argument",
+    check="text",
+    label="query",
+    required=True,
+)
+FILE = Argument(
+    "file",
+    help="one regular file",
+    tool_help="One regular file, relative to the server's first root, or absolute.",
+    cli="FILE",
+    role="argument",
+    check="file",
+    label="file",
+    required=True,
+)
+
+
+class Command(NamedTuple):
+    name: str
+    summary: str
+    """Its line in `asrch --help`."""
+    about: str
+    """What it does, for `asrch COMMAND --help`."""
+    arguments: tuple[Argument, ...]
+    """Its own arguments and options, then `COMMON`'s and the modes."""
+    examples: tuple[str, ...]
+    tool: str
+    """The MCP tool's description: what it answers and the step after it."""
+    use_case: str
+    renderer: str
+    builder: str
+    """`module:function` of the use case, the text renderer and the JSON builder."""
+    refused_status: bool = False
+    """Its report may be a refusal (`refused`), exit status 3 (D19)."""
+
+    @property
+    def positionals(self) -> tuple[Argument, ...]:
+        return tuple(a for a in self.arguments if a.positional)
+
+    @property
+    def options(self) -> tuple[Argument, ...]:
+        return tuple(a for a in self.arguments if a.cli is not None and not a.positional)
+
+    @property
+    def tool_arguments(self) -> tuple[Argument, ...]:
+        return tuple(a for a in self.arguments if a.tool_help is not None)
+
+
+def allows_regex(command: Command) -> bool:
+    mode = next(a for a in command.arguments if a.name == "mode")
+    return "regex" in mode.choices
+
+
+def search_options(command: Command, values: Mapping[str, Any]) -> SearchOptions:
+    """The call's `SearchOptions`: its mode (a tool's `mode` word, or the command line's
+    flags, checked), its case and its filters."""
+    if values.get("mode") is not None:
+        mode = Mode(values["mode"])
+    else:
+        mode = mode_from_flags(
+            word=bool(values.get("word")),
+            identifier=bool(values.get("identifier")),
+            regex=bool(values.get("regex")),
+            allow_regex=allows_regex(command),
+        )
+    return SearchOptions(
+        mode=mode,
+        ignore_case=bool(values.get("ignore_case")),
+        types=tuple(values.get("type") or ()),
+        globs=tuple(values.get("glob") or ()),
+    )
+
+
+def run(command: Command, searcher: Searcher, values: Mapping[str, Any]) -> Any:
+    """The command's use case called with `values` (by argument name; a missing one takes
+    its default, an empty list of many its default too: survey's paths are `.`)."""
+
+    def value(argument: Argument) -> Any:
+        given = values.get(argument.name)
+        if given is None or (argument.many and not given):
+            return argument.default
+        return given
+
+    use_case = load(command.use_case)
+    arguments = [value(a) for a in command.arguments if a.role == "argument"]
+    keywords = {a.name: value(a) for a in command.arguments if a.role == "keyword"}
+    return use_case(searcher, *arguments, search_options(command, values), **keywords)
+
+
+def load(name: str) -> Callable[..., Any]:
+    """The function a `module:function` name names, imported now."""
+    module, _, function = name.partition(":")
+    found: Callable[..., Any] = getattr(import_module(module), function)
+    return found
+
+
+SURVEY = Command(
+    "survey",
+    "compare up to 12 terms across up to 8 paths (no match bodies)",
+    "Compare up to 12 terms across up to 8 paths (default .): per term the matching\n"
+    "lines, files and the dominant path; per path the terms that matched there, with\n"
+    "the file holding most of them. No match bodies. Every term x path pair is its own\n"
+    "search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice.",
+    (
+        Argument(
+            "term",
+            "texts",
+            (),
+            "a term to compare; repeatable",
+            f"The candidate terms, 1 to {MAX_TERMS}, compared.",
+            metavar="T",
+            role="argument",
+            check="text",
+            tool_name="terms",
+            required=True,
+        ),
+        Argument(
+            "paths",
+            "texts",
+            (".",),
+            "files or directories (default .)",
+            f"Up to {MAX_PATHS} candidate paths (files or directories), relative to the "
+            "server's first root; none: the root itself.",
+            cli="PATH...",
+            role="argument",
+            check="path",
+            label="path",
+        ),
+        *COMMON,
+        *_modes(regex=False),
+    ),
+    (
+        "asrch survey --term connect --term retry src docs",
+        "asrch survey --identifier --term id --term idx src",
+        "asrch survey --term=-e .      (a term that starts with -)",
+        "asrch survey -i --term rollover --term should_rollover .",
+        "asrch survey --type c --term autocrlf --term safecrlf .",
+        "asrch survey --glob '!t/**' --term autocrlf --term safecrlf .",
+    ),
+    "Start here: compare up to 12 candidate terms across up to 8 paths in one call "
+    "(matching lines, files and the dominant path per term; never match bodies). Take the "
+    "most selective term that matches and its dominant path to scout; the answer's `next` "
+    "says which.",
+    "asrch.commands.survey:run_survey",
+    "asrch.render.survey:render_survey",
+    "asrch.contract.build:survey_answer",
+)
+
+SCOUT = Command(
+    "scout",
+    "one term: matching lines, files, top 5 directories, top 5 files",
+    "Count the lines matching QUERY under PATH (default .) and show where they are:\n"
+    "the top 5 directories and top 5 files, paths relative to PATH. The scan stops\n"
+    "at 50000 matching lines and says `at least`.",
+    (
+        QUERY,
+        Argument(
+            "path",
+            default=".",
+            help="a file or directory (default .)",
+            tool_help="A file or directory, relative to the server's first root, or absolute.",
+            cli="PATH",
+            role="argument",
+            check="path",
+            label="path",
+        ),
+        *COMMON,
+        *_modes(regex=True),
+    ),
+    (
+        "asrch scout connect src",
+        "asrch scout --identifier id .",
+        "asrch scout -- --files      (a term that starts with -)",
+        "asrch scout -i rollover src",
+        "asrch scout --type c autocrlf .",
+        "asrch scout --glob '!t/**' autocrlf .",
+    ),
+    "Count one term under one path: matching lines, files, the top 5 directories and top 5 "
+    "files, paths relative to `path`. Narrow `path` to a top directory while the count is "
+    "broad, then sample a top file.",
+    "asrch.commands.scout:run_scout",
+    "asrch.render.scout:render_scout",
+    "asrch.contract.build:scout_answer",
+)
+
+SAMPLE = Command(
+    "sample",
+    "one term in one file: clusters of nearby matches, paged",
+    "Group the lines of FILE (one regular file) that match QUERY into clusters:\n"
+    "matches at most 2 lines apart share one. Each cluster prints its range, its\n"
+    "hit count, and its first and last match with one line before and after.\n"
+    "Clusters are paged in file order; only the first 5000 matches are clustered.",
+    (
+        QUERY,
+        FILE,
+        Argument(
+            "clusters",
+            "number",
+            SAMPLE_CLUSTERS_DEFAULT,
+            f"clusters per page, 1-{SAMPLE_CLUSTERS_MAX} (default {SAMPLE_CLUSTERS_DEFAULT})",
+            f"Clusters per page, 1-{SAMPLE_CLUSTERS_MAX}.",
+            metavar="N",
+            low=1,
+            high=SAMPLE_CLUSTERS_MAX,
+        ),
+        Argument(
+            "page",
+            "number",
+            1,
+            "page to print, 1 or more (default 1); past the end: empty page",
+            "The page, 1 or more; past the last page: an empty page.",
+            metavar="N",
+            low=1,
+        ),
+        *COMMON,
+        *_modes(regex=True),
+    ),
+    (
+        "asrch sample connect src/net/client.py",
+        "asrch sample --identifier retry src/util/retry.py --page 2",
+        "asrch sample hit samples/clusters.txt --clusters 5",
+        "asrch sample -i retry src/util/retry.py",
+        "asrch sample --type py connect src/net/client.py",
+        "asrch sample --glob '*.py' connect src/net/client.py",
+    ),
+    "Group one term's matches in one file into clusters of nearby lines (at most 2 apart), "
+    "a page at a time, each with its range, hit count and first and last match. Pick a "
+    "cluster, then call show with `line` at one of its matches.",
+    "asrch.commands.sample:run_sample",
+    "asrch.render.sample:render_sample",
+    "asrch.contract.build:sample_answer",
+)
+
+SHOW = Command(
+    "show",
+    f"one term in one file: up to {SHOW_MAX_MATCHES} matches with context, or --line N",
+    "Print the lines of FILE (one regular file) that match QUERY, with context.\n"
+    f"More than {SHOW_MAX_MATCHES} matching lines: no snippet, a note to narrow, exit "
+    "status 3.\nWith --line N: only the lines around N (matches marked `:`), never refused.",
+    (
+        QUERY,
+        FILE,
+        Argument(
+            "line",
+            "number",
+            None,
+            "the window around line N, 1 to the file's last line",
+            "Show only the lines around this line (1 to the file's last line).",
+            metavar="N",
+            low=1,
+            allowed="1 to the file's last line",
+        ),
+        Argument(
+            "context",
+            "number",
+            SHOW_CONTEXT_DEFAULT,
+            f"lines before and after, 0-{SHOW_CONTEXT_MAX} (default {SHOW_CONTEXT_DEFAULT})",
+            f"Lines of context around each match, 0-{SHOW_CONTEXT_MAX}.",
+            metavar="N",
+            low=0,
+            high=SHOW_CONTEXT_MAX,
+        ),
+        *COMMON,
+        *_modes(regex=True),
+    ),
+    (
+        "asrch show connect src/net/client.py",
+        "asrch show --word retry src/util/retry.py --context 0",
+        "asrch show hit samples/clusters.txt --line 16 --context 3",
+        "asrch show -i RETRY src/util/retry.py",
+        "asrch show --type py connect src/net/pool.py",
+        "asrch show --glob '!tests/**' connect src/net/pool.py",
+    ),
+    f"Print the matches of one term in one file with context, up to {SHOW_MAX_MATCHES}; with "
+    f"`line`, only the lines around that line (never refused). More than {SHOW_MAX_MATCHES} "
+    "matches is refused (`refused`: true, with a note): sample the file first, then show "
+    "one line.",
+    "asrch.commands.show:run_show",
+    "asrch.render.show:render_show",
+    "asrch.contract.build:show_answer",
+    refused_status=True,
+)
+
+COMMANDS: dict[str, Command] = {c.name: c for c in (SURVEY, SCOUT, SAMPLE, SHOW)}
+"""The four search commands, in the protocol's order (survey → scout → sample → show)."""

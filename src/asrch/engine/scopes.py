@@ -1,0 +1,345 @@
+"""Scope lines (D31): the definitions around a line, from a real parse with tree-sitter.
+
+The `Scopes` port's adapter. It reads the file again (the search saw it through rg), parses
+it with the grammar its extension names (`LANGUAGES`), and walks from the root to each
+asked line. tree-sitter is imported only here, and only when a supported file is asked
+about: the count-only commands never load it (tests/contract/test_imports.py).
+
+Truth first: a scope line is a claim. The walk gives up on a line (no scope, never a
+guess) when
+
+- the file has no grammar here, is larger than `SCOPE_MAX_BYTES`, or cannot be read;
+- the line is past the end of the file as read now;
+- the path from the root down to the line goes through an ERROR or a MISSING node (the
+  structure around the line is unknown);
+- a definition on that path has an error in its header (the part before the line), or
+  ends in a MISSING token (an unclosed body: its end, and so what it encloses, is a guess);
+- inside the innermost definition, an ERROR precedes the line at any level of the path
+  (an error before the line can hide a definition that should enclose it).
+
+An error elsewhere, such as a C macro that tree-sitter cannot read in another function, or
+after the line in the same one, does not make the line's definitions uncertain: their
+headers and the body up to the line parsed cleanly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import TYPE_CHECKING, NamedTuple
+
+from asrch.domain.limits import SCOPE_DEPTH, SCOPE_MAX_BYTES
+from asrch.domain.lines import Scope
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from tree_sitter import Node, Parser
+
+
+class Grammar(NamedTuple):
+    """Where a language's grammar lives and which of its nodes are definitions."""
+
+    module: str
+    """The grammar wheel's module (`tree_sitter_python`, …)."""
+    function: str
+    """The module's function that returns the language."""
+    definitions: frozenset[str]
+    """Node types that are a definition wherever they are."""
+    top_level: frozenset[str] = frozenset()
+    """Node types that are a definition only at the top level and spanning lines (a C
+    table initializer, a Go `var (` block)."""
+    transparent: frozenset[str] = frozenset()
+    """Node types that do not end the top level (`#ifdef`, `export`, `extern "C"`)."""
+    not_in: frozenset[str] = frozenset()
+    """Parents under which a node of `definitions` is not one (C: a "function" inside a
+    function body is a macro call followed by a block; C has no nested functions)."""
+
+
+_C_PREPROC = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"})
+_C_TYPES = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
+_JS_DEFINITIONS = frozenset(
+    {
+        "class_declaration",
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+    }
+)
+_JS_TOP = frozenset({"lexical_declaration", "variable_declaration"})
+_TS_DEFINITIONS = _JS_DEFINITIONS | {
+    "abstract_class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "internal_module",
+    "module",
+}
+_TS_TOP = _JS_TOP | {"type_alias_declaration"}
+
+PYTHON = Grammar(
+    "tree_sitter_python",
+    "language",
+    frozenset({"class_definition", "function_definition"}),
+    top_level=frozenset({"expression_statement"}),
+)
+C = Grammar(
+    "tree_sitter_c",
+    "language",
+    frozenset({"function_definition"}) | _C_TYPES,
+    top_level=frozenset({"declaration", "type_definition"}),
+    transparent=_C_PREPROC,
+    not_in=frozenset({"compound_statement"}),
+)
+CPP = Grammar(
+    "tree_sitter_cpp",
+    "language",
+    frozenset({"function_definition", "class_specifier", "namespace_definition"}) | _C_TYPES,
+    top_level=frozenset({"declaration", "type_definition", "alias_declaration"}),
+    transparent=_C_PREPROC
+    | {"linkage_specification", "declaration_list", "namespace_definition", "template_declaration"},
+    not_in=frozenset({"compound_statement"}),
+)
+RUST = Grammar(
+    "tree_sitter_rust",
+    "language",
+    frozenset(
+        {
+            "function_item",
+            "impl_item",
+            "trait_item",
+            "mod_item",
+            "struct_item",
+            "enum_item",
+            "union_item",
+            "macro_definition",
+        }
+    ),
+    top_level=frozenset({"const_item", "static_item", "type_item"}),
+    transparent=frozenset({"mod_item", "declaration_list"}),
+)
+GO = Grammar(
+    "tree_sitter_go",
+    "language",
+    frozenset({"function_declaration", "method_declaration", "type_spec"}),
+    top_level=frozenset({"type_declaration", "var_declaration", "const_declaration"}),
+)
+JAVASCRIPT = Grammar(
+    "tree_sitter_javascript",
+    "language",
+    _JS_DEFINITIONS,
+    top_level=_JS_TOP,
+    transparent=frozenset({"export_statement"}),
+)
+TYPESCRIPT = Grammar(
+    "tree_sitter_typescript",
+    "language_typescript",
+    _TS_DEFINITIONS,
+    top_level=_TS_TOP,
+    transparent=frozenset({"export_statement", "ambient_declaration"}),
+)
+TSX = TYPESCRIPT._replace(function="language_tsx")
+JAVA = Grammar(
+    "tree_sitter_java",
+    "language",
+    frozenset(
+        {
+            "class_declaration",
+            "interface_declaration",
+            "enum_declaration",
+            "record_declaration",
+            "annotation_type_declaration",
+            "method_declaration",
+            "constructor_declaration",
+            "compact_constructor_declaration",
+        }
+    ),
+)
+RUBY = Grammar(
+    "tree_sitter_ruby",
+    "language",
+    frozenset({"class", "module", "method", "singleton_method", "singleton_class"}),
+)
+BASH = Grammar("tree_sitter_bash", "language", frozenset({"function_definition"}))
+
+LANGUAGES: dict[str, Grammar] = {
+    ".py": PYTHON,
+    ".pyi": PYTHON,
+    ".c": C,
+    ".h": C,
+    ".cc": CPP,
+    ".cpp": CPP,
+    ".cxx": CPP,
+    ".c++": CPP,
+    ".hh": CPP,
+    ".hpp": CPP,
+    ".hxx": CPP,
+    ".h++": CPP,
+    ".rs": RUST,
+    ".go": GO,
+    ".js": JAVASCRIPT,
+    ".mjs": JAVASCRIPT,
+    ".cjs": JAVASCRIPT,
+    ".jsx": JAVASCRIPT,
+    ".ts": TYPESCRIPT,
+    ".mts": TYPESCRIPT,
+    ".cts": TYPESCRIPT,
+    ".tsx": TSX,
+    ".java": JAVA,
+    ".rb": RUBY,
+    ".rake": RUBY,
+    ".gemspec": RUBY,
+    ".sh": BASH,
+    ".bash": BASH,
+}
+"""The grammar of a file, by its extension (lower-cased); any other file gets no scope."""
+
+_PARSERS: dict[tuple[str, str], Parser] = {}
+
+
+def grammar_of(file: str) -> Grammar | None:
+    return LANGUAGES.get(os.path.splitext(file)[1].lower())
+
+
+def _parser(grammar: Grammar) -> Parser:
+    key = (grammar.module, grammar.function)
+    if key not in _PARSERS:
+        import tree_sitter
+
+        language: Callable[[], object] = getattr(
+            importlib.import_module(grammar.module), grammar.function
+        )
+        _PARSERS[key] = tree_sitter.Parser(tree_sitter.Language(language()))
+    return _PARSERS[key]
+
+
+def _header_row(node: Node) -> int:
+    """The row that names a definition: `static int` / `main(void)` names it on the second."""
+    named = node.child_by_field_name("name")
+    if named is None and node.type in ("function_definition", "declaration"):
+        # C and C++ name a function or a table by its declarator, not by a `name`.
+        named = node.child_by_field_name("declarator")
+    return int((named or node).start_point[0])
+
+
+def _last_leaf_missing(node: Node) -> bool:
+    while node.child_count:
+        node = node.children[-1]
+    return bool(node.is_missing)
+
+
+class _Walk(NamedTuple):
+    definitions: list[Node]
+    uncertain: bool
+
+
+def _walk(root: Node, target: int, grammar: Grammar) -> _Walk:
+    """The definition nodes on the path from the root to byte `target`, outermost first."""
+    definitions: list[Node] = []
+    node = root
+    top = True
+    # Errors met before the path, since the innermost definition so far.
+    error_before = False
+    while True:
+        child = None
+        for candidate in node.children:
+            if candidate.start_byte <= target < candidate.end_byte:
+                child = candidate
+                break
+            if candidate.start_byte > target:
+                break
+            # Before the first definition an error is elsewhere: in another definition.
+            error_before = error_before or (bool(definitions) and candidate.has_error)
+        if child is None:
+            break
+        if child.is_error or child.is_missing:
+            return _Walk([], uncertain=True)
+        if _is_definition(child, node, grammar, top=top):
+            if (
+                error_before
+                or any(c.has_error for c in child.children if c.end_byte <= target)
+                or _last_leaf_missing(child)
+            ):
+                return _Walk([], uncertain=True)
+            definitions.append(child)
+            error_before = False
+        top = top and child.type in grammar.transparent
+        node = child
+    return _Walk(definitions, uncertain=error_before)
+
+
+def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> bool:
+    kind = node.type
+    if kind in grammar.definitions:
+        if parent.type in grammar.not_in:
+            return False
+        if kind in _C_TYPES:
+            return node.child_by_field_name("body") is not None
+        return True
+    if top and kind in grammar.top_level and node.end_point[0] > node.start_point[0]:
+        if kind == "expression_statement":
+            return node.named_child_count > 0 and node.named_children[0].type == "assignment"
+        return True
+    return False
+
+
+def _line_starts(data: bytes) -> list[int]:
+    starts = [0]
+    at = data.find(b"\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    return starts
+
+
+def _line_text(data: bytes, starts: list[int], row: int) -> bytes:
+    end = starts[row + 1] - 1 if row + 1 < len(starts) else len(data)
+    text = data[starts[row] : end]
+    return text[:-1] if text.endswith(b"\r") else text
+
+
+class TreeSitterScopes:
+    """`Scopes` by tree-sitter, reading files as the searcher does from `cwd`."""
+
+    def __init__(self, cwd: str | None = None) -> None:
+        self._cwd = cwd
+
+    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
+        grammar = grammar_of(file)
+        if grammar is None or not lines:
+            return {}
+        data = self._read(file)
+        if data is None:
+            return {}
+        tree = _parser(grammar).parse(data)
+        starts = _line_starts(data)
+        out: dict[int, tuple[Scope, ...]] = {}
+        for number in lines:
+            if not 1 <= number <= len(starts):
+                continue
+            row = number - 1
+            start = starts[row]
+            end = starts[row + 1] if row + 1 < len(starts) else len(data)
+            text = data[start:end]
+            # The first byte that is not blank; a blank line is placed by its start.
+            target = start + (len(text) - len(text.lstrip())) if text.strip() else start
+            walk = _walk(tree.root_node, target, grammar)
+            if walk.uncertain:
+                continue
+            scopes: list[Scope] = []
+            for node in walk.definitions:
+                header = _header_row(node)
+                if header >= row or (scopes and scopes[-1].line == header + 1):
+                    continue
+                scopes.append(Scope(line=header + 1, text=_line_text(data, starts, header)))
+            out[number] = tuple(scopes[-SCOPE_DEPTH:])
+        return out
+
+    def _read(self, file: str) -> bytes | None:
+        path = file if self._cwd is None else os.path.join(self._cwd, file)
+        try:
+            with open(path, "rb") as handle:
+                if os.fstat(handle.fileno()).st_size > SCOPE_MAX_BYTES:
+                    return None
+                return handle.read(SCOPE_MAX_BYTES + 1)
+        except OSError:
+            return None

@@ -1,0 +1,135 @@
+"""The tree-sitter `Scopes` adapter (D31) on real files: the definitions it names, and
+where it names none rather than guess."""
+
+from pathlib import Path
+
+import pytest
+
+from asrch.domain.limits import SCOPE_MAX_BYTES
+from asrch.domain.lines import Scope
+from asrch.engine.scopes import LANGUAGES, TreeSitterScopes
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "scopes"
+
+
+def _headers(file: str, line: int, cwd: Path = FIXTURE) -> list[int] | None:
+    found = TreeSitterScopes(cwd=str(cwd)).of(file, [line])
+    return None if line not in found else [s.line for s in found[line]]
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "headers"),
+    [
+        # Python: nested classes and functions; the innermost 3 kept.
+        ("src/pool.py", 13, [9, 12]),
+        ("src/pool.py", 17, [9, 16]),  # the def, not its decorator on line 15
+        ("src/pool.py", 22, [19, 20, 21]),
+        ("src/pool.py", 24, [9, 19, 20]),
+        ("src/pool.py", 4, [3]),  # a top-level table spanning lines
+        ("src/pool.py", 21, [9, 19, 20]),  # a header is not a scope of its own line
+        ("src/pool.py", 1, []),
+        # C: a struct, a table initializer, a function named on its second line.
+        ("src/table.c", 7, [5]),
+        ("src/table.c", 12, [10]),
+        ("src/table.c", 20, [16]),
+        ("src/table.c", 16, []),
+        ("src/table.c", 24, []),  # a one-line function: its header is the line
+        # Rust: mod, impl, fn; a closure is no definition.
+        ("src/queue.rs", 14, [3, 8, 13]),
+        ("src/queue.rs", 5, [3, 4]),
+        ("src/queue.rs", 22, [20, 21]),
+        # Go: a type, a var block, a method; a func literal is no definition.
+        ("src/server.go", 4, [3]),
+        ("src/server.go", 9, [8]),
+        ("src/server.go", 15, [13]),
+        # TypeScript and JavaScript.
+        ("src/client.ts", 2, [1]),
+        ("src/client.ts", 11, [6, 9]),
+        ("src/client.ts", 17, [15, 16]),
+        ("src/widget.js", 9, [6, 7, 8]),
+        ("src/widget.js", 2, [1]),
+        # Java: the method's name line, not its annotation; a lambda is no definition.
+        ("src/Scheduler.java", 8, [3, 7]),
+        ("src/Scheduler.java", 13, [3, 11, 12]),
+        # Ruby: module, class, `class << self`, def.
+        ("src/mailer.rb", 10, [1, 2, 7]),
+        ("src/mailer.rb", 16, [2, 14, 15]),
+    ],
+)
+def test_the_definitions_around_a_line(file: str, line: int, headers: list[int]) -> None:
+    assert _headers(file, line) == headers
+
+
+def test_a_header_is_the_line_as_in_the_file() -> None:
+    found = TreeSitterScopes(cwd=str(FIXTURE)).of("src/table.c", [20])
+    assert found[20] == (Scope(line=16, text=b"backoff(int attempt)"),)
+
+
+def test_a_file_without_a_grammar_gets_none() -> None:
+    assert TreeSitterScopes(cwd=str(FIXTURE)).of("src/notes.txt", [1, 2, 3]) == {}
+
+
+def test_a_line_past_the_end_gets_none() -> None:
+    assert TreeSitterScopes(cwd=str(FIXTURE)).of("src/pool.py", [500]) == {}
+
+
+def test_a_missing_file_gets_none(tmp_path: Path) -> None:
+    assert TreeSitterScopes(cwd=str(tmp_path)).of("gone.py", [1]) == {}
+
+
+def test_a_file_above_the_size_limit_gets_none(tmp_path: Path) -> None:
+    body = "def f():\n" + "    x = 1\n" * (SCOPE_MAX_BYTES // 10 + 1)
+    (tmp_path / "big.py").write_text(body)
+    assert TreeSitterScopes(cwd=str(tmp_path)).of("big.py", [2]) == {}
+    (tmp_path / "small.py").write_text("def f():\n    x = 1\n")
+    assert _headers("small.py", 2, tmp_path) == [1]
+
+
+def test_crlf_lines_are_placed_and_their_headers_cut_at_the_ending(tmp_path: Path) -> None:
+    (tmp_path / "w.py").write_bytes(b"class A:\r\n    def f(self):\r\n        return 1\r\n")
+    found = TreeSitterScopes(cwd=str(tmp_path)).of("w.py", [3])
+    assert found[3] == (Scope(1, b"class A:"), Scope(2, b"    def f(self):"))
+
+
+# --- truth first: an error that makes the enclosing node uncertain gives no scope -----
+
+
+def test_a_line_inside_an_error_gets_none(tmp_path: Path) -> None:
+    (tmp_path / "e.py").write_text("def broken(:\n    y = 2\n    return y\n\ndef ok():\n    pass\n")
+    assert _headers("e.py", 2, tmp_path) is None
+    # An error in another definition does not make this one uncertain.
+    assert _headers("e.py", 6, tmp_path) == [5]
+
+
+def test_an_unclosed_body_gets_none(tmp_path: Path) -> None:
+    (tmp_path / "u.c").write_text("int f(void)\n{\n  int x = 1;\n  return x;\n")
+    assert _headers("u.c", 3, tmp_path) is None
+
+
+def test_an_error_before_the_line_in_its_definition_gets_none(tmp_path: Path) -> None:
+    # The broken line may have been a header (`def inner(:`) that should enclose line 4.
+    (tmp_path / "b.py").write_text(
+        "class A:\n    def f(self):\n        def inner(:\n            return 1\n"
+    )
+    assert _headers("b.py", 4, tmp_path) is None
+
+
+def test_an_error_after_the_line_or_in_another_function_does_not_matter(tmp_path: Path) -> None:
+    (tmp_path / "m.c").write_text(
+        "int f(void)\n{\n  return 1;\n  FOO BAR BAZ(;\n}\n\nint g(void)\n{\n  return 2;\n}\n"
+    )
+    assert _headers("m.c", 3, tmp_path) == [1]
+    assert _headers("m.c", 9, tmp_path) == [7]
+
+
+def test_a_macro_block_is_no_nested_c_function(tmp_path: Path) -> None:
+    # tree-sitter reads `FOREACH(x) {` as a function definition; C has no nested ones.
+    (tmp_path / "k.c").write_text("int f(void)\n{\n  FOREACH(x) {\n    use(x);\n  }\n}\n")
+    assert _headers("k.c", 4, tmp_path) == [1]
+
+
+def test_every_language_of_the_table_loads() -> None:
+    from asrch.engine.scopes import _parser
+
+    for grammar in set(LANGUAGES.values()):
+        assert _parser(grammar).language is not None
