@@ -14,6 +14,9 @@ class ExitStatus(IntEnum):
     """ripgrep is missing, failed, or spoke garbage."""
     INTERNAL = 70
     """A bug in asrch: one line on stderr instead of a traceback."""
+    OUTPUT = 74
+    """The answer could not be written: stdout closed, or a write to it failed (a full
+    disk). sysexits' EX_IOERR. A reader that goes away (a closed pipe) is not one: 0."""
     INTERRUPTED = 130
     """Stopped by Ctrl-C or SIGTERM; the rg child is stopped too."""
 
@@ -34,3 +37,7 @@ class InputError(AsrchError):
 
 class EngineError(AsrchError):
     status = ExitStatus.ENGINE
+
+
+class OutputError(AsrchError):
+    status = ExitStatus.OUTPUT

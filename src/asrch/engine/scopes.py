@@ -15,7 +15,11 @@ guess) when
 - a definition on that path has an error in its header (the part before the line), or
   ends in a MISSING token (an unclosed body: its end, and so what it encloses, is a guess);
 - inside the innermost definition, an ERROR precedes the line at any level of the path
-  (an error before the line can hide a definition that should enclose it).
+  (an error before the line can hide a definition that should enclose it);
+- a definition sits beside an ERROR or MISSING node (among its parent's children) and
+  holds an error itself, or is a top-level declaration: recovery may have cut a
+  definition short there and read its tail as new top-level code (C's `#ifdef` halves
+  of one body), so where it starts or ends is a guess.
 
 An error elsewhere, such as a C macro that tree-sitter cannot read in another function, or
 after the line in the same one, does not make the line's definitions uncertain: their
@@ -51,8 +55,8 @@ class Grammar(NamedTuple):
     table initializer, a Go `var (` block)."""
     transparent: frozenset[str] = frozenset()
     """Node types that do not end the top level (`#ifdef`, `export`, `extern "C"`)."""
-    not_in: frozenset[str] = frozenset()
-    """Parents under which a node of `definitions` is not one (C: a "function" inside a
+    functions_not_in: frozenset[str] = frozenset()
+    """Parents under which a `function_definition` is not one (C: a "function" inside a
     function body is a macro call followed by a block; C has no nested functions)."""
 
 
@@ -88,7 +92,7 @@ C = Grammar(
     frozenset({"function_definition"}) | _C_TYPES,
     top_level=frozenset({"declaration", "type_definition"}),
     transparent=_C_PREPROC,
-    not_in=frozenset({"compound_statement"}),
+    functions_not_in=frozenset({"compound_statement"}),
 )
 CPP = Grammar(
     "tree_sitter_cpp",
@@ -97,7 +101,7 @@ CPP = Grammar(
     top_level=frozenset({"declaration", "type_definition", "alias_declaration"}),
     transparent=_C_PREPROC
     | {"linkage_specification", "declaration_list", "namespace_definition", "template_declaration"},
-    not_in=frozenset({"compound_statement"}),
+    functions_not_in=frozenset({"compound_statement"}),
 )
 RUST = Grammar(
     "tree_sitter_rust",
@@ -165,7 +169,7 @@ LANGUAGES: dict[str, Grammar] = {
     ".py": PYTHON,
     ".pyi": PYTHON,
     ".c": C,
-    ".h": C,
+    ".h": CPP,
     ".cc": CPP,
     ".cpp": CPP,
     ".cxx": CPP,
@@ -216,8 +220,11 @@ def _header_row(node: Node) -> int:
     """The row that names a definition: `static int` / `main(void)` names it on the second."""
     named = node.child_by_field_name("name")
     if named is None and node.type in ("function_definition", "declaration"):
-        # C and C++ name a function or a table by its declarator, not by a `name`.
+        # C and C++ name a function or a table by its declarator, not by a `name`; the
+        # name is the innermost one (`*\nname(void)` puts a pointer's `*` on the line before).
         named = node.child_by_field_name("declarator")
+        while named is not None and (inner := named.child_by_field_name("declarator")):
+            named = inner
     return int((named or node).start_point[0])
 
 
@@ -258,6 +265,7 @@ def _walk(root: Node, target: int, grammar: Grammar) -> _Walk:
                 error_before
                 or any(c.has_error for c in child.children if c.end_byte <= target)
                 or _last_leaf_missing(child)
+                or (_broken(node) and (child.has_error or child.type in grammar.top_level))
             ):
                 return _Walk([], uncertain=True)
             definitions.append(child)
@@ -267,10 +275,16 @@ def _walk(root: Node, target: int, grammar: Grammar) -> _Walk:
     return _Walk(definitions, uncertain=error_before)
 
 
+def _broken(container: Node) -> bool:
+    """An ERROR or MISSING node among the children: tree-sitter's recovery may have cut a
+    definition short here and left its tail as siblings (C's `#ifdef` halves of a body)."""
+    return any(c.is_error or c.is_missing for c in container.children)
+
+
 def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> bool:
     kind = node.type
     if kind in grammar.definitions:
-        if parent.type in grammar.not_in:
+        if kind == "function_definition" and parent.type in grammar.functions_not_in:
             return False
         if kind in _C_TYPES:
             return node.child_by_field_name("body") is not None
