@@ -62,6 +62,6 @@ def mcp_install_command() -> str:
 def missing_extra_message(module: str) -> str:
     """The one line `asrch mcp` prints when a module of the `mcp` extra is missing."""
     return (
-        f"error: asrch mcp needs the mcp extra, which is not installed "
+        f"asrch mcp needs the mcp extra, which is not installed "
         f"(no module {module}); install it with: {mcp_install_command()}"
     )

@@ -21,6 +21,7 @@ from cyclopts.exceptions import CycloptsError
 from asrch import __version__
 from asrch.cli.errors import (
     ArgumentError,
+    UnknownWordError,
     converter_for,
     placeholders,
     refuse_flag_values,
@@ -30,8 +31,8 @@ from asrch.cli.errors import (
 from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.commands.table import COMMANDS, Argument, Command, load, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
-from asrch.domain.values import quote
 from asrch.engine.searcher import RipgrepSearcher
+from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
 
 # Each command imports its own use case and renderer when it runs: an agent calls
@@ -108,7 +109,7 @@ def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -
     from asrch.server.roots import Roots
 
     if sys.stdout is None:  # `asrch mcp >&-`: no client could read an answer
-        raise OutputError("error: cannot serve: stdout is closed")
+        raise OutputError("cannot serve: stdout is closed")
     roots = Roots.of(root or [])
     try:
         from asrch.server.stdio import serve
@@ -129,7 +130,7 @@ def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -
         if isinstance(failed, BrokenPipeError):  # the client went away: as a hang-up
             return ExitStatus.OK
         raise OutputError(
-            f"error: cannot answer the client: stdout: {failed.strerror or failed}"
+            f"cannot answer the client: stdout: {failed.strerror or failed}"
         ) from None
 
 
@@ -177,7 +178,7 @@ def write_bytes(stream: Any, data: bytes) -> None:
     if it cannot be written."""
     name = "stderr" if stream is sys.stderr else "stdout"
     if stream is None:  # started with the descriptor closed (`>&-`): Python's None
-        raise OutputError(f"error: cannot write the answer: {name} is closed")
+        raise OutputError(f"cannot write the answer: {name} is closed")
     buffer = getattr(stream, "buffer", None)
     try:
         if buffer is None:
@@ -189,9 +190,7 @@ def write_bytes(stream: Any, data: bytes) -> None:
     except BrokenPipeError:
         raise
     except OSError as exc:
-        raise OutputError(
-            f"error: cannot write the answer to {name}: {exc.strerror or exc}"
-        ) from None
+        raise OutputError(f"cannot write the answer to {name}: {exc.strerror or exc}") from None
 
 
 Report = TypeVar("Report")
@@ -223,7 +222,7 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """The command a line names and its values by argument name (those given), read by
     cyclopts; or an `ArgumentError` in asrch's words. Runs nothing."""
     if not tokens:
-        raise ArgumentError("error: missing command", with_help=True)
+        raise ArgumentError("missing command", with_help=True)
     refuse_flag_values(tokens)
     try:
         _, bound, _ = app.parse_args(placeholders(tokens))
@@ -253,7 +252,9 @@ def run_command_line(tokens: Sequence[str]) -> int:
         name, values = read(tokens)
     except ArgumentError as exc:
         usage = _help_for(_command_of(tokens)) if exc.with_help else ""
-        write(sys.stderr, exc.message + "\n" + usage)
+        # An unknown command or option is named bare, the usage after it (D20).
+        line = exc.message if isinstance(exc, UnknownWordError) else error_line(exc)
+        write(sys.stderr, line + "\n" + usage)
         return ExitStatus.INPUT
     if name == "mcp":
         return mcp(**values)
@@ -270,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AsrchError as exc:
         if isinstance(exc, OutputError):
             _drop_stdout()
-        _complain(exc.message)
+        _complain(error_line(exc))
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
@@ -279,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         return ExitStatus.OK
     except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
-        _complain(f"error: internal error: {type(exc).__name__}: {quote(str(exc))}")
+        _complain(internal_error_line(exc))
         return ExitStatus.INTERNAL
 
 

@@ -2,6 +2,8 @@
 
 from enum import IntEnum
 
+from asrch.domain.values import quote
+
 
 class ExitStatus(IntEnum):
     OK = 0
@@ -22,7 +24,8 @@ class ExitStatus(IntEnum):
 
 
 class AsrchError(Exception):
-    """An error with a one-line message for stderr and an exit status."""
+    """An error with its one-line message and an exit status. The message is the error's
+    own words; where it is printed, `render.errors` puts `error: ` before it."""
 
     status: ExitStatus = ExitStatus.INPUT
 
@@ -37,6 +40,26 @@ class InputError(AsrchError):
 
 class EngineError(AsrchError):
     status = ExitStatus.ENGINE
+
+
+class OutOfRangeError(InputError):
+    """A number outside what its option allows, worded once from its data."""
+
+    def __init__(self, name: str, value: int, allowed: str) -> None:
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{name} {value} is out of range; allowed: {allowed}")
+
+
+class NotDigitsError(InputError):
+    """A number not written in ASCII digits (D25), named as typed, with its range."""
+
+    def __init__(self, name: str, text: str, allowed: str) -> None:
+        self.name = name
+        self.text = text
+        self.allowed = allowed
+        super().__init__(f"{name} takes digits 0-9 only, got {quote(text)}; allowed: {allowed}")
 
 
 class OutputError(AsrchError):

@@ -142,7 +142,7 @@ class BlockReader:
     def close(self) -> None:
         if self._pending:
             raise EngineError(
-                "error: rg's output ended inside a record; check that ASRCH_RG points at ripgrep 14"
+                "rg's output ended inside a record; check that ASRCH_RG points at ripgrep 14"
             )
 
 
@@ -151,14 +151,14 @@ def judged_lines(output: bytes) -> list[int]:
     records = output.split(_JUDGED)
     if records.pop() != b"":
         raise EngineError(
-            "error: rg printed a line record asrch cannot read; "
+            "rg printed a line record asrch cannot read; "
             "check that ASRCH_RG points at ripgrep 14"
         )
     try:
         return list(map(int, records))
     except ValueError:
         raise EngineError(
-            "error: rg printed a line record asrch cannot read; "
+            "rg printed a line record asrch cannot read; "
             "check that ASRCH_RG points at ripgrep 14"
         ) from None
 

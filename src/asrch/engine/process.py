@@ -81,7 +81,7 @@ class Children:
                 return
         _kill(child)
         child.wait()
-        raise EngineError("error: the search was cancelled")
+        raise EngineError("the search was cancelled")
 
     def release(self, child: "subprocess.Popen[bytes]") -> None:
         with self._lock:
@@ -321,7 +321,7 @@ def _start(
         )
     except OSError as exc:
         raise EngineError(
-            f"error: cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
+            f"cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
             "reinstall asrch or set ASRCH_RG"
         ) from None
     with _LIVE_LOCK:
@@ -331,7 +331,7 @@ def _start(
         _kill(child)
         child.wait()
         _forget(child, launch)
-        raise EngineError("error: the search was cancelled")
+        raise EngineError("the search was cancelled")
     if launch.children is not None:
         try:
             launch.children.adopt(child)

@@ -29,13 +29,13 @@ class Roots:
                 given = (os.getcwd(),)
             except FileNotFoundError:
                 raise InputError(
-                    "error: the working directory no longer exists; start asrch mcp in a "
+                    "the working directory no longer exists; start asrch mcp in a "
                     "directory, or give --root DIR"
                 ) from None
         for root in given:
             if not os.path.isdir(root):
                 what = "does not exist" if not os.path.exists(root) else "is not a directory"
-                raise InputError(f"error: --root {quote(root)} {what}; give a directory")
+                raise InputError(f"--root {quote(root)} {what}; give a directory")
             real.append(os.path.realpath(root))
         return cls(tuple(dict.fromkeys(real)))
 
@@ -65,7 +65,7 @@ class Roots:
             return os.path.relpath(landed, self.first)
         listed = ", ".join(quote(root) for root in self.real)
         raise InputError(
-            f"error: {what} {quote(path)} is outside the server's roots ({listed}); "
+            f"{what} {quote(path)} is outside the server's roots ({listed}); "
             "give a path inside one (relative paths start at the first)"
         )
 
@@ -74,7 +74,7 @@ def refuse_nul(value: str, what: str) -> None:
     """A JSON string may hold U+0000, which no file name or rg argument can (a command
     line cannot pass one at all): an input error, not a crash in `os` or `subprocess`."""
     if "\0" in value:
-        raise InputError(f"error: {what} {quote(value)} holds a NUL character; remove it")
+        raise InputError(f"{what} {quote(value)} holds a NUL character; remove it")
 
 
 def _within(path: str, root: str) -> bool:
