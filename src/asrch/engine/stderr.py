@@ -126,6 +126,12 @@ def read_stderr(data: bytes, paths: Sequence[str]) -> RgSaid:
     return RgSaid(skipped=skipped, binary=binary, complaint=complaint, log=data)
 
 
+def failed_paths(data: bytes) -> list[bytes]:
+    """Every message of rg's stderr that is not a log line: among them `PATH: reason`
+    for each path rg could not read, PATH as rg displays it."""
+    return [m for m in _messages(data) if not _LOG.match(m)]
+
+
 def reason_of(complaint: str) -> str:
     """rg's reason in one line: a regex error's own `error:` line, else the first line.
 
