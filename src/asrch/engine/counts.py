@@ -72,24 +72,55 @@ _STATS = re.compile(
     rb"([0-9]+) files searched\n[0-9]+ bytes printed\n[0-9]+ bytes searched\n"
     rb"[0-9.]+ seconds spent searching\n[0-9.]+ seconds\n\Z"
 )
-# One census record, `/` printed as NUL: a path (no LF here: see `parse_census`), the
-# NUL rg ends it with, the count, LF.
-_CENSUS = re.compile(rb"([^\n]*)\0([0-9]+)\n")
+# The end of a census record with a match: NUL, a count that is not 0, LF.
+_MATCHED_END = re.compile(rb"\0([1-9][0-9]*)\n")
+_ZERO_END = b"\x000\n"
 
 
 class Census:
-    """What one `census_argv` run said: every file rg searched to the end, its count
-    (zero included), and how many files it searched in all (binary ones included)."""
+    """What one `census_argv` run said: every file rg read to the end with its count
+    (zero included), and how many files it searched in all (binary ones included).
 
-    def __init__(self, records: list[tuple[bytes, int]], searched: int) -> None:
-        self.records = records
-        """(path as rg printed it, `/` restored, matched lines) for each file read whole."""
+    `body` holds one `PATH NUL COUNT LF` record a line, no path holding a LF; `/` in a
+    path is NUL when `separator` is NUL (and restored here).
+    """
+
+    def __init__(
+        self,
+        body: bytes,
+        files: int,
+        searched: int,
+        separator: bytes,
+        ends: "list[re.Match[bytes]] | None" = None,
+    ) -> None:
+        self._body = body
+        self.files = files
         self.searched = searched
+        self._separator = separator
+        self._ends = ends
+        """Where the records with a match end (`_MATCHED_END`), if known."""
 
     @property
     def binary(self) -> int:
         """The files rg stopped reading at a NUL byte."""
-        return self.searched - len(self.records)
+        return self.searched - self.files
+
+    def _path(self, path: bytes) -> bytes:
+        return path.replace(self._separator, b"/") if self._separator != b"/" else path
+
+    def matched(self) -> list[tuple[bytes, int]]:
+        """(path, matched lines) of each file with a match, in rg's order."""
+        body = self._body
+        ends = self._ends if self._ends is not None else _MATCHED_END.finditer(body)
+        return [
+            (self._path(body[body.rfind(b"\n", 0, m.start()) + 1 : m.start()]), int(m[1]))
+            for m in ends
+        ]
+
+    def read(self) -> set[bytes]:
+        """Every file rg read to the end."""
+        lines = self._body.split(b"\n")[:-1]
+        return {self._path(line.rpartition(b"\0")[0]) for line in lines}
 
 
 def _garbled() -> EngineError:
@@ -99,39 +130,61 @@ def _garbled() -> EngineError:
     )
 
 
-def parse_census(data: bytes, target: str) -> Census | None:
-    """The census in `data`, or None if a name in it holds a LF (then records cannot be
-    told apart with NUL as the separator, and the caller asks rg again with `/`).
-
-    Every record must start with the operand as rg printed it and the records must tile
-    the output exactly, as in `parse_count_records`.
-    """
-    stats = _STATS.search(data)
+def _split_stats(data: bytes) -> tuple[bytes, int]:
+    """The records before rg's `--stats` block, and its `N files searched`."""
+    tail = data[-1024:]
+    stats = _STATS.search(tail)
     if stats is None:
         raise _garbled()
-    body = data[: stats.start()]
-    found: list[tuple[bytes, bytes]] = _CENSUS.findall(body)
-    paths = [path for path, _ in found]
-    counts = [count for _, count in found]
-    if sum(map(len, paths)) + sum(map(len, counts)) + 2 * len(found) != len(body):
-        return None
+    return data[: len(data) - len(tail) + stats.start()], int(stats[2])
+
+
+def parse_census(data: bytes, target: str) -> Census | None:
+    """The census in `data` (NUL as the separator), or None if a name in it holds a LF:
+    then records cannot be told apart, and the caller asks rg again with `/`.
+
+    Checked in C, without a Python step per file: every LF must end a record (be
+    preceded by NUL and a count: the zero records and the others add up to the LFs),
+    and each record must start with the operand as rg printed it.
+    """
+    body, searched = _split_stats(data)
+    files = body.count(b"\n")
+    if not files:
+        return Census(body, 0, searched, b"\0") if not body else None
+    # A scan of a rare term: every record is a zero, and counting says so at C speed.
+    zeros = body.count(_ZERO_END)
+    ends = [] if zeros == files else list(_MATCHED_END.finditer(body))
     head = os.fsencode(operand(target)).replace(b"/", b"\0")
-    if not all(path.startswith(head) for path in paths):
+    if (
+        zeros + len(ends) != files
+        or not body.endswith(b"\n")
+        or not body.startswith(head)
+        or body.count(b"\n" + head) != files - 1
+    ):
         return None
-    # Restored in 3 C calls: no path here holds a LF.
-    restored = b"\n".join(paths).replace(b"\0", b"/").split(b"\n") if paths else []
-    if len(set(restored)) != len(restored):
-        return None
-    return Census(list(zip(restored, map(int, counts), strict=True)), int(stats[2]))
+    return Census(body, files, searched, b"\0", ends)
 
 
 def parse_plain_census(data: bytes) -> Census:
     """The census of a run with `/` as the separator (`census_argv` minus the NUL
-    separator): records exactly as `parse_count_records` reads them."""
-    stats = _STATS.search(data)
-    if stats is None:
-        raise _garbled()
-    return Census(parse_count_records(data[: stats.start()]), int(stats[2]))
+    separator), its records checked as `parse_count_records` checks them."""
+    body, searched = _split_stats(data)
+    records = parse_count_records(body)
+    return _PlainCensus(records, searched)
+
+
+class _PlainCensus(Census):
+    """A census whose paths may hold LF: kept as parsed records."""
+
+    def __init__(self, records: list[tuple[bytes, int]], searched: int) -> None:
+        super().__init__(b"", len(records), searched, b"/")
+        self._records = records
+
+    def matched(self) -> list[tuple[bytes, int]]:
+        return [(p, n) for p, n in self._records if n]
+
+    def read(self) -> set[bytes]:
+        return {p for p, _ in self._records}
 
 
 def take_census(rg: str, query: Query, target: str, launch: Launch = HERE) -> tuple[Census, RgSaid]:
@@ -154,7 +207,7 @@ def binary_names(
     if not census.binary:
         return []
     output, _ = run_to_end(files_argv(rg, target), launch)
-    read = {path for path, _ in census.records}
+    read = census.read()
     walked = [path for path in output.split(b"\0")[:-1] if path not in read]
     if len(walked) == census.binary:
         return walked
@@ -178,7 +231,7 @@ def count_files(rg: str, query: Query, target: str, *, cap: int, launch: Launch 
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
     """
     census, said = take_census(rg, query, target, launch)
-    found = [item for item in census.records if item[1]]
+    found = census.matched()
     binary: list[bytes] | None = None
     if query.filters.active:
         searched = kept_by_filters(query, target)
