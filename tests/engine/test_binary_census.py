@@ -86,9 +86,12 @@ def test_binary_files_under_hostile_names_are_rgs(tmp_path: Path) -> None:
 def test_a_name_reading_like_the_log_fakes_no_binary_file(tmp_path: Path) -> None:
     (tmp_path / ".h: found binary data at offset 7").write_text("needle\n")
     (tmp_path / "a: found binary data at offset 2").write_text("needle\n")
-    run = asrch("scout", "needle", cwd=tmp_path)
-    check_invariants(run, frozenset({0}))
-    assert _note_count(run.out) == 0, str(run)
+    for run in (
+        asrch("scout", "needle", cwd=tmp_path),
+        asrch("survey", "--term=needle", "--term=found", cwd=tmp_path),
+    ):
+        check_invariants(run, frozenset({0}))
+        assert _note_count(run.out) == 0, str(run)
 
 
 def test_filtered_and_capped_scans_count_the_binary_files_they_keep(tmp_path: Path) -> None:

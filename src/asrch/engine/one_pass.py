@@ -20,6 +20,7 @@ the lines: those sit in unnamed scratch files. A term past the cap costs its fir
 """
 
 import os
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -34,6 +35,12 @@ from asrch.engine.counts import cut_at_cap, in_path_order, kept_by_filters
 from asrch.engine.process import HERE, Launch, run_to_end, run_to_file, scratch_for_child
 
 _READ = 1 << 20
+# The line rg's line printer ends a file's lines with when it stopped reading the file
+# at a NUL byte (after matches before it): `PATH: WARNING: …`, PATH in rg's bytes.
+_STOPPED = re.compile(
+    rb': WARNING: stopped searching binary file after match \(found "\\0" byte around '
+    rb"offset [0-9]+\)"
+)
 
 
 class BlockReader:
@@ -51,6 +58,9 @@ class BlockReader:
         self._base = 0
         """Where `_rest` starts in the output."""
         self._path: bytes | None = None
+        self.binary: set[bytes] = set()
+        """The files whose lines end with rg's binary-file warning (a file with matches
+        that rg stopped reading at a NUL byte: `rg --count` counts none of them)."""
 
     def feed(self, chunk: bytes) -> Iterator[tuple[bytes, int, int, int]]:
         buf = self._rest + chunk if self._rest else chunk
@@ -69,6 +79,7 @@ class BlockReader:
                 path = None
                 pos += 1
             elif (stop := buf.find(b"\n\n", pos)) >= 0:
+                self.check_last_line(path, buf, pos, stop)
                 yield path, base + pos, stop + 1 - pos, buf.count(b"\n", pos, stop + 1)
                 path = None
                 pos = stop + 2
@@ -82,6 +93,13 @@ class BlockReader:
         self._base = base + pos
         self._path = path
 
+    def check_last_line(self, path: bytes, buf: bytes, start: int, end: int) -> None:
+        """Note `path` as binary if its last line, `buf[..end]` (after `start`), is rg's
+        warning about it."""
+        line = buf.rfind(b"\n", start, end) + 1 or start
+        if buf.startswith(path, line) and _STOPPED.fullmatch(buf, line + len(path), end):
+            self.binary.add(path)
+
     def close(self) -> None:
         if self._rest:
             raise EngineError(
@@ -89,9 +107,12 @@ class BlockReader:
             )
 
 
-def files_in_output(output: IO[bytes]) -> list[tuple[bytes, list[tuple[int, int, int]]]]:
+def files_in_output(
+    output: IO[bytes], binary: set[bytes] | None = None
+) -> list[tuple[bytes, list[tuple[int, int, int]]]]:
     """Each file of the lines output with its pieces (offset, length, lines), in the
-    order rg printed them."""
+    order rg printed them; `binary` gets the files whose lines end with rg's binary-file
+    warning."""
     files: list[tuple[bytes, list[tuple[int, int, int]]]] = []
     reader = BlockReader()
     while chunk := output.read(_READ):
@@ -101,6 +122,16 @@ def files_in_output(output: IO[bytes]) -> list[tuple[bytes, list[tuple[int, int,
             else:
                 files.append((path, [(offset, length, lines)]))
     reader.close()
+    if files:
+        # The last file has no blank line after it: its last line is read here.
+        path, pieces = files[-1]
+        offset, length, _ = pieces[-1]
+        tail = os.pread(
+            output.fileno(), min(length, 1 << 16), offset + length - min(length, 1 << 16)
+        )
+        reader.check_last_line(path, tail, 0, len(tail) - 1)
+    if binary is not None:
+        binary |= reader.binary
     return files
 
 
@@ -123,10 +154,15 @@ def count_terms(
     scan cut at `cap`: one rg run over the tree, then per query over its matched lines."""
     output, said = run_to_file(lines_argv(rg, queries, target), launch)
     with output:
-        files = files_in_output(output)
         # A binary file rg met is not counted by `rg --count` even if lines before its
-        # NUL matched; the line printer shows those lines (and a warning), so they go.
-        binary = set(said.binary_paths()) if said.binary else set()
+        # NUL matched; the line printer shows those lines and a warning, so they go:
+        # found by the warning, in rg's bytes (rg's log writes a name that is not UTF-8
+        # with U+FFFD), and by the log for the binary files without a line here.
+        warned: set[bytes] = set()
+        files = files_in_output(output, warned)
+        logged = set(said.binary_paths()) if said.binary else set()
+        lossy = {name.decode("utf-8", "replace").encode() for name in warned}
+        binary = warned | (logged - lossy)
         # The filters (D30, one set for every term) drop files before anything is kept.
         searched = kept_by_filters(queries[0], target) if queries[0].filters.active else None
         if searched is not None:
