@@ -28,6 +28,6 @@ def require_kept(filters: Filters, path: str) -> None:
     reason = filters.excluding(path)
     if reason is not None:
         raise InputError(
-            f"error: {quote(path)} is excluded by {reason}; "
+            f"{quote(path)} is excluded by {reason}; "
             "name a file the filters keep, or drop the filter"
         )

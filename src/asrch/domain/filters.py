@@ -154,11 +154,11 @@ def compile_glob(text: str) -> Glob:
         pattern = pattern[1:]
     if pattern == "":
         raise InputError(
-            f"error: --glob {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
+            f"--glob {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
         )
     if directories_only and not exclude:
         raise InputError(
-            f"error: --glob {quote(text)} matches directories only, so it keeps no file; "
+            f"--glob {quote(text)} matches directories only, so it keeps no file; "
             f"write {quote(text + '**')} for the files under it"
         )
     try:
@@ -166,7 +166,7 @@ def compile_glob(text: str) -> Glob:
         # `**/GLOB` does: mostly a name at any depth (`[!a]` can still span a `/`).
         regex = re.compile(("" if anchored else "(?:.*/)?") + translate(pattern), re.DOTALL)
     except _GlobError as exc:
-        raise InputError(f"error: --glob {quote(text)} is not a valid glob: {exc}") from None
+        raise InputError(f"--glob {quote(text)} is not a valid glob: {exc}") from None
     return Glob(text, exclude, anchored, directories_only, regex)
 
 
@@ -326,7 +326,8 @@ def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
 
     close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
     listed = f"close names: {', '.join(close)}; " if close else "no close name; "
-    return f"error: unknown --type {quote(name)}; {listed}`rg --type-list` lists all {len(known)}"
+    listing = f"`asrch --type-list` lists all {len(known)}"
+    return f"unknown --type {quote(name)}; {listed}{listing}"
 
 
 def components(path: str) -> list[str]:
