@@ -124,8 +124,7 @@ class Census:
 
 def _garbled() -> EngineError:
     return EngineError(
-        "error: rg printed a count record asrch cannot read; "
-        "check that ASRCH_RG points at ripgrep 14"
+        "rg printed a count record asrch cannot read; check that ASRCH_RG points at ripgrep 14"
     )
 
 
