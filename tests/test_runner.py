@@ -13,6 +13,9 @@ import pytest
 
 from tests.support.cli import run_asrch
 
+SIGNALS = (
+    signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGALRM,
+)  # fmt: skip
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
 
 COMMANDS: list[list[bytes]] = [
@@ -67,7 +70,7 @@ def test_a_run_leaves_the_process_as_it_found_it(corpus: Path) -> None:
         dict(os.environ),
         list(sys.argv),
         (sys.stdin, sys.stdout, sys.stderr),
-        {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM)},
+        {s: signal.getsignal(s) for s in SIGNALS},
     )
     for argv in COMMANDS:
         run_asrch(argv, cwd=corpus, env={"ASRCH_PROBE": "1"}, cold=False)
@@ -76,7 +79,7 @@ def test_a_run_leaves_the_process_as_it_found_it(corpus: Path) -> None:
         dict(os.environ),
         list(sys.argv),
         (sys.stdin, sys.stdout, sys.stderr),
-        {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGALRM)},
+        {s: signal.getsignal(s) for s in SIGNALS},
     )
     assert after == before
 

@@ -35,13 +35,14 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import NamedTuple
 
 Arg = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 Env = Mapping[str, str | None]
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 TIMEOUT = 120.0
 """A hung run fails its test (subprocess.TimeoutExpired) instead of stalling the suite."""
@@ -169,7 +170,9 @@ def _stream(buffer: io.BytesIO) -> io.TextIOWrapper:
     return io.TextIOWrapper(buffer, encoding="utf-8", errors="strict", write_through=True)
 
 
-_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGHUP)
+_SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+"""Every signal a handler can be set for: the entry sets SIGINT, SIGTERM and the other
+stopping signals, and a later version may set more."""
 
 
 @contextlib.contextmanager
@@ -186,7 +189,7 @@ def _process_state(
     saved_environ = dict(os.environ)
     saved_argv = sys.argv
     saved_streams = sys.stdin, sys.stdout, sys.stderr
-    saved_handlers = {s: signal.getsignal(s) for s in _SIGNALS}
+    saved_handlers = _handlers()
     stdin = open(os.devnull, "rb")  # noqa: SIM115 (closed below)
     try:
         os.environ.clear()
@@ -203,6 +206,16 @@ def _process_state(
         os.chdir(saved_cwd)
         os.environ.clear()
         os.environ.update(saved_environ)
-        for number, handler in saved_handlers.items():
-            if handler is not None:
-                signal.signal(number, handler)
+        for number, handler in _handlers().items():
+            if handler is not saved_handlers[number] and saved_handlers[number] is not None:
+                signal.signal(number, saved_handlers[number])
+
+
+def _handlers() -> dict[int, Handler]:
+    found: dict[int, Handler] = {}
+    for number in _SIGNALS:
+        try:
+            found[number] = signal.getsignal(number)
+        except (OSError, ValueError):  # a real-time signal Python does not handle
+            continue
+    return found
