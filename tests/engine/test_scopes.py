@@ -162,3 +162,16 @@ def test_a_header_is_read_as_cpp(tmp_path: Path) -> None:
     # A `.h` may be C++: read as C, `namespace n {` would be a "function" hiding `f`.
     (tmp_path / "n.h").write_text("namespace n {\nstatic int f(int a) {\n  return a;\n}\n}\n")
     assert _headers("n.h", 3, tmp_path) == [1, 2]
+
+
+def test_a_clean_c_function_inside_an_error_keeps_its_scope(tmp_path: Path) -> None:
+    # The `#if` halves open 2 blocks that 1 brace closes: tree-sitter wraps the file in
+    # an ERROR. `f` parsed cleanly and C nests no function: its lines keep their scope.
+    # Inside `g` nothing is certain, and a macro block there is no function.
+    (tmp_path / "e.c").write_text(
+        "void g(void)\n{\n#if X\n  if (a) {\n#else\n  if (b) {\n#endif\n"
+        "  FOREACH(x) {\n    use(x);\n  }\n  }\n}\nint f(void)\n{\n  return 1;\n}\n"
+    )
+    assert _headers("e.c", 15, tmp_path) == [13]
+    assert _headers("e.c", 9, tmp_path) is None
+    assert _headers("e.c", 4, tmp_path) is None

@@ -111,6 +111,22 @@ class RetentionNotice(NamedTuple):
     kind: Literal["retention"] = "retention"
 
 
+class RefusedNotice(NamedTuple):
+    """`show` without `--line` found more matches than it prints (D19: exit status 3)."""
+
+    matches: int
+    capped: bool
+    kind: Literal["refused"] = "refused"
+
+
+class PastEndNotice(NamedTuple):
+    """`sample --page` past the last page: an empty page, and the pages there are."""
+
+    page: int
+    pages: int
+    kind: Literal["past_end"] = "past_end"
+
+
 Notice = (
     BroadNotice
     | CapNotice
@@ -123,6 +139,8 @@ Notice = (
     | SamePathNotice
     | NestedPathNotice
     | RetentionNotice
+    | RefusedNotice
+    | PastEndNotice
 )
 
 
