@@ -58,3 +58,33 @@ def test_a_long_line_is_read_in_one_piece_of_its_size(
     window, last = read_lines(str(path), 1, 3)
     assert last == 3
     assert [(n, len(text)) for n, text in window] == [(1, 2), (2, 123_458), (3, 1)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    texts=st.lists(
+        st.sampled_from(["", "x", 'a "line_number":1 b', '"start":9,"end":9', "é" * 30, "\\"]),
+        min_size=1,
+        max_size=4,
+    ).map("".join),
+    numbers=st.lists(st.integers(1, 10**9), min_size=1, max_size=4, unique=True),
+    cut=st.integers(1, 97),
+)
+def test_match_fields_in_any_chunks(texts: str, numbers: list[int], cut: int) -> None:
+    """rg's match records, cut anywhere (a record of a long line comes in many chunks):
+    each one's line number and first span, whatever its text holds."""
+    import json
+
+    records = [{"type": "begin", "data": {"path": {"text": "f"}}}]
+    want = []
+    for k, number in enumerate(sorted(numbers)):
+        spans = [{"match": {"text": texts}, "start": k, "end": k + 2}] if k % 2 == 0 else []
+        data = {"path": {"text": texts}, "lines": {"text": texts}, "line_number": number}
+        records.append(
+            {"type": "match", "data": {**data, "absolute_offset": 5, "submatches": spans}}
+        )
+        want.append((number, (k, k + 2) if spans else None))
+    records.append({"type": "end", "data": {"path": {"text": "f"}, "binary_offset": None}})
+    stream = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records).encode()
+    chunks = [stream[i : i + cut] for i in range(0, len(stream), cut)]
+    assert list(files._match_fields(chunks, 1)) == want

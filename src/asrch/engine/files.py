@@ -8,7 +8,7 @@ which for one file is exactly what a path-ordered scan stopped at the cap counts
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
@@ -21,7 +21,6 @@ from asrch.engine.json_events import (
     _LINE_NUMBER,
     last_line_number,
     parse_events,
-    record_blocks,
     split_lines,
 )
 from asrch.engine.process import HERE, Launch, RgRun, run_to_end
@@ -169,18 +168,98 @@ def window_matches(
     """
     found: dict[int, Span | None] = {}
     with RgRun(json_argv(rg, query, file), launch) as run:
-        for block in record_blocks(run.chunks()):
-            last = last_line_number(block)
-            if last is None or last < start:
-                continue
-            for number, span in _matches(block):
-                if start <= number <= end:
-                    found[number] = span
-            if last > end:
+        for number, span in _match_fields(run.chunks(), start):
+            if number > end:
                 run.stop()
                 break
+            if number >= start:
+                found[number] = span
         run.finish()
     return found
+
+
+def _match_fields(chunks: Iterable[bytes], start: int) -> Iterator[tuple[int, Span | None]]:
+    """Each match record's line number and first match, in rg's order, from line
+    `start` on (earlier ones may be skipped a block at a time). A record that spans
+    chunks (the line of a minified file) is never joined: its head and the fields
+    after its text are all that is read of it."""
+    pending: _LongRecord | None = None
+    for chunk in chunks:
+        pos = 0
+        if pending is not None:
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                pending.feed(chunk)
+                continue
+            pending.feed(chunk[:nl])
+            yield from pending.fields()
+            pending = None
+            pos = nl + 1
+        cut = chunk.rfind(b"\n", pos) + 1
+        if cut > pos:
+            block = chunk[pos:cut]
+            last = last_line_number(block)
+            if last is not None and last >= start:
+                yield from _matches(block)
+            pos = cut
+        if pos < len(chunk):
+            pending = _LongRecord()
+            pending.feed(chunk[pos:])
+    if pending is not None:
+        yield from pending.fields()
+
+
+class _LongRecord:
+    """One record of rg's JSON read in parts: whether it is a match, then its line
+    number, then its first match's span, each found by a search that carries a few
+    bytes from one part to the next; nothing else of the record is kept."""
+
+    _CARRY = 64
+
+    def __init__(self) -> None:
+        self._head = b""
+        self._carry = b""
+        self._number: int | None = None
+        self._span: Span | None = None
+
+    def feed(self, part: bytes) -> None:
+        if len(self._head) < len(_MATCH):
+            self._head += part[: len(_MATCH) - len(self._head)]
+        if not _MATCH.startswith(self._head) or self._span is not None:
+            return  # not a match record (begin, end, summary), or all found
+        window = self._carry + part
+        at = 0
+        if self._number is None:
+            numbered = _LINE_NUMBER_IN.search(window)
+            # Digits at the very end may go on in the next part.
+            if numbered is None or numbered.end() == len(window):
+                self._carry = window[-self._CARRY :]
+                return
+            self._number = int(numbered[1])
+            at = numbered.end()
+        found = _SPAN.search(window, at)
+        if found is None or found.end() == len(window):
+            self._carry = window[max(at, len(window) - self._CARRY) :]
+            return
+        self._span = (int(found[1]), int(found[2]))
+
+    def fields(self) -> Iterator[tuple[int, Span | None]]:
+        """At the record's end: its line number and first match, if a match record."""
+        if not self._head.startswith(_MATCH):
+            return
+        window = self._carry
+        if self._number is None:
+            numbered = _LINE_NUMBER_IN.search(window)
+            if numbered is None:
+                raise EngineError(
+                    "rg printed JSON asrch cannot read (a match record without its line "
+                    "number); check that ASRCH_RG points at ripgrep 14"
+                )
+            self._number = int(numbered[1])
+            window = window[numbered.end() :]
+        if self._span is None and (found := _SPAN.search(window)) is not None:
+            self._span = (int(found[1]), int(found[2]))
+        yield self._number, self._span
 
 
 # Inside a JSON string every `"` is escaped, so none of these can occur in a path, a
@@ -188,6 +267,7 @@ def window_matches(
 _MATCH = b'{"type":"match",'
 _FIRST_SUBMATCH = re.compile(rb'"submatches":\[(?:\{"match":\{"(?:text|bytes)":)?')
 _SPAN = re.compile(rb'"start":([0-9]+),"end":([0-9]+)')
+_LINE_NUMBER_IN = re.compile(rb'"line_number":([0-9]+)')
 
 
 def _matches(block: bytes) -> Iterator[tuple[int, Span | None]]:
