@@ -81,7 +81,7 @@ def as_typed(printed: str, path: str) -> str:
 
 
 def count_argv(
-    rg: str, query: Query, target: str, *, sort: bool = True, log_binary: bool = True
+    rg: str, query: Query, target: str, *, sort: bool = True, log_binary: bool = False
 ) -> list[str]:
     """Per-file matched-line counts, NUL after each path (in path order if `sort`);
     with `log_binary`, rg's debug log names each binary file met while walking."""
@@ -97,6 +97,37 @@ def count_argv(
         "--",
         operand(target),
     ]
+
+
+# rg 14.1 canonicalizes every path it prints (for hyperlinks, even when it prints
+# none): a `getcwd` and a `readlink` per component. With NUL as the path separator
+# the canonicalization fails at once, in memory, and a record per searched file costs
+# a write instead of ~8 system calls (docs/reliability.md, *Binary files*).
+NUL_SEPARATOR = "--path-separator=\\x00"
+
+
+def census_argv(rg: str, query: Query, target: str) -> list[str]:
+    """A count record for every file rg searched and did not stop at a NUL byte, zero
+    included (`PATH NUL COUNT LF`, `/` in PATH printed as NUL), then rg's statistics:
+    `N files searched` counts the binary files too, so they are the difference."""
+    return [
+        rg,
+        *BASE_FLAGS,
+        "--count",
+        "--include-zero",
+        "--stats",
+        "--with-filename",
+        "--null",
+        NUL_SEPARATOR,
+        *pattern_args(query),
+        "--",
+        operand(target),
+    ]
+
+
+def files_argv(rg: str, target: str) -> list[str]:
+    """The files a search of `target` walks to, NUL after each (no file is opened)."""
+    return [rg, *BASE_FLAGS, "--files", "--null", "--", operand(target)]
 
 
 def json_argv(
