@@ -9,6 +9,7 @@ construction; counts are matching lines.
 commands:
   survey   compare up to 12 terms across up to 8 paths (no match bodies)
   scout    one term: matching lines, files, top 5 directories, top 5 files
+           (and the lines themselves when there are at most 10)
   sample   one term in one file: clusters of nearby matches, paged
   show     one term in one file: up to 20 matches with context, or --line N
   mcp      serve the four commands as MCP tools over stdio (pip install 'asrch[mcp]')
@@ -16,6 +17,8 @@ commands:
 protocol: survey -> scout -> sample -> show --line; an answer with a next
   step ends with `next: asrch ...`, a command to paste as it is
 output: text; `asrch COMMAND --format json ...` prints one JSON object instead
+binary files (a NUL byte) are skipped in a directory; name one as the path
+  to search it
 
 options:
   -h, --help   show this help (or `asrch COMMAND --help`)

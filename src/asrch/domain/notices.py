@@ -22,6 +22,8 @@ class BroadNotice(NamedTuple):
     capped: bool
     term: str | None = None
     """Named in survey, where several terms share one report."""
+    mode: Mode = Mode.FIXED
+    """What would narrow depends on it: a bounded mode is no advice when one is in use."""
     kind: Literal["broad"] = "broad"
 
 
@@ -151,7 +153,13 @@ def search_notices(
     files = len(tally.files)
     if is_broad(tally.matches, files):
         notices.append(
-            BroadNotice(matches=tally.matches, files=files, capped=tally.capped, term=term)
+            BroadNotice(
+                matches=tally.matches,
+                files=files,
+                capped=tally.capped,
+                term=term,
+                mode=query.mode,
+            )
         )
     if tally.capped:
         notices.append(cap_notice(tally, target, directory=directory, term=term))
