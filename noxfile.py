@@ -15,6 +15,9 @@ nox.options.sessions = ["tests", "slow", "lint", "typecheck"]
 # Outside CI a missing interpreter is skipped; in CI it fails the run.
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 nox.options.reuse_existing_virtualenvs = True
+# uv makes each session's environment in ~2 s where venv and pip take ~20 s (six sessions
+# on a fresh clone); plain virtualenv when uv is not installed (`pip install 'nox[uv]'`).
+nox.options.default_venv_backend = "uv|virtualenv"
 
 
 PARALLEL = ("-n", "auto")

@@ -7,6 +7,9 @@ from typing import NoReturn
 
 
 def _terminate(signum: int, frame: object) -> NoReturn:
+    from asrch.engine.process import refuse_new_children  # noqa: PLC0415 (see main)
+
+    refuse_new_children()
     # Unwinding runs every `finally`, which kills and reaps the rg child.
     raise KeyboardInterrupt
 
@@ -16,7 +19,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     # first model it builds (~30 ms here, see bench/importtime.py); asrch uses none.
     # Set for this process only, before pydantic is imported.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    signal.signal(signal.SIGTERM, _terminate)
+    # SIGTERM and the signals that would end the process without unwinding (issue 20,
+    # item 15; `engine.process.STOPPING_SIGNALS`), and Ctrl-C's SIGINT, which would
+    # otherwise let survey's threads start their next rg while the main thread unwinds.
+    from asrch.engine.process import STOPPING_SIGNALS  # noqa: PLC0415 (no pydantic)
+
+    for signum in (signal.SIGINT, *STOPPING_SIGNALS):
+        signal.signal(signum, _terminate)
     from asrch.cli import main as cli_main  # noqa: PLC0415 (must follow the setting)
 
     return cli_main(argv)

@@ -1,4 +1,7 @@
-"""The benchmark itself, on three tasks, end to end: it runs, and what it writes holds."""
+"""The benchmark itself, on three tasks, end to end: it runs, and what it writes holds.
+
+The end-to-end run (~100 s of rg and asrch over the stdlib) is `slow`: the slow session
+runs it once, not on each interpreter."""
 
 import json
 from pathlib import Path
@@ -22,6 +25,7 @@ def result(tmp_path_factory: pytest.TempPathFactory) -> Result:
     return json.loads((out / "c.json").read_text()), doc.read_text()
 
 
+@pytest.mark.slow
 def test_every_policy_scored_on_every_task(result: Result) -> None:
     data, _ = result
     tasks = data["tasks"]
@@ -46,6 +50,7 @@ def test_every_policy_scored_on_every_task(result: Result) -> None:
         assert task["policies"]["asrch"]["calls"][0]["argv"][0] == "survey"
 
 
+@pytest.mark.slow
 def test_rg_found_where_an_independent_reading_says(
     result: Result,
 ) -> None:
@@ -74,6 +79,7 @@ def test_rg_found_where_an_independent_reading_says(
         }
 
 
+@pytest.mark.slow
 def test_summary_and_doc(result: Result) -> None:
     data, doc = result
     summaries = data["summaries"]

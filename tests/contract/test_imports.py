@@ -84,15 +84,19 @@ def test_the_command_line_never_imports_the_mcp_sdk(tmp_path: Path, args: tuple[
     assert not leaked, f"asrch {' '.join(args)} imports {leaked}"
 
 
-def test_asrch_mcp_without_the_sdk_says_how_to_install_it(tmp_path: Path) -> None:
-    # As if `mcp` were not installed: a None entry in sys.modules makes its import fail
-    # with ModuleNotFoundError, as a missing package does.
-    hide_sdk = (
-        "import sys; sys.modules['mcp'] = None; from asrch.entry import main; "
+@pytest.mark.parametrize("missing", ["mcp", "anyio", "starlette"])
+def test_asrch_mcp_without_a_piece_of_the_extra_says_how_to_install_it(
+    tmp_path: Path, missing: str
+) -> None:
+    # As if one package of the extra were not installed: a None entry in sys.modules
+    # makes its import fail with ModuleNotFoundError, as a missing package does. The
+    # server imports anyio before mcp, so each piece must be caught, not only `mcp`.
+    hide = (
+        f"import sys; sys.modules[{missing!r}] = None; from asrch.entry import main; "
         "raise SystemExit(main(['mcp']))"
     )
     done = subprocess.run(
-        [sys.executable, "-c", hide_sdk],
+        [sys.executable, "-c", hide],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -102,7 +106,9 @@ def test_asrch_mcp_without_the_sdk_says_how_to_install_it(tmp_path: Path) -> Non
     )
     assert done.returncode == 2
     assert done.stdout == ""
+    checkout = Path(__file__).resolve().parents[2]
+    # This suite's asrch is an editable install of the checkout (pip install -e).
     assert done.stderr == (
-        "error: asrch mcp needs the MCP SDK, which is not installed; "
-        "install it with: pip install 'asrch[mcp]'\n"
+        f"error: asrch mcp needs the mcp extra, which is not installed (no module {missing}); "
+        f"install it with: {sys.executable} -m pip install -e '{checkout}[mcp]'\n"
     )

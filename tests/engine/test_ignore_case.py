@@ -6,7 +6,6 @@ argument lists: a mistake in those must not be copied into the expectation.
 
 import json
 import subprocess
-import sys
 import sysconfig
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.engine.binary import resolve_rg
+from tests.support.cli import run_asrch
 
 RG = resolve_rg()
 EXCLUDES = [f"--glob=!{d}/" for d in EXCLUDED_DIRS] + [f"--glob=!{f}" for f in EXCLUDED_FILES]
@@ -36,14 +36,8 @@ def _rg_i_lines(term: str, file: Path, mode: str) -> list[int]:
 
 
 def _asrch(*args: str, cwd: Path) -> Any:
-    done = subprocess.run(
-        [sys.executable, "-m", "asrch", args[0], "--format", "json", *args[1:]],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode in (0, 3), done.stderr
+    done = run_asrch([args[0], "--format", "json", *args[1:]], cwd=cwd)
+    assert done.status in (0, 3), done.stderr
     return json.loads(done.stdout)
 
 

@@ -7,8 +7,6 @@ Every Tally it gives must equal the D9 reference scan of that term alone
 
 import itertools
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from asrch.engine.json_events import tally_from_json
 from asrch.engine.one_pass import BlockReader, count_terms
+from tests.support.cli import run_asrch
 
 RG = resolve_rg()
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
@@ -217,14 +216,9 @@ def test_block_reader_in_any_chunks(
 
 
 def _survey_overall(args: list[str], cwd: Path) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "asrch", "survey", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    lines = done.stdout.split("\n")
+    done = run_asrch(["survey", *args], cwd=cwd)
+    assert done.status == 0, done
+    lines = done.out.split("\n")
     start = lines.index("overall[term,matches,files,dominant_path]:") + 1
     end = next(i for i in range(start, len(lines)) if not lines[i].startswith("  "))
     return [line.strip() for line in lines[start:end]]

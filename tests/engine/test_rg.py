@@ -2,7 +2,6 @@
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from asrch.engine.json_events import tally_from_json
+from tests.support.cli import run_asrch
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 RG = resolve_rg()
@@ -66,14 +66,8 @@ def test_identifier_boundaries(tmp_path: Path) -> None:
 def _cli(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "asrch", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    ran = run_asrch(args, cwd=cwd, environ=env)
+    return subprocess.CompletedProcess(args, ran.status, ran.out, ran.err)
 
 
 def test_option_like_terms_are_literal(tmp_path: Path) -> None:

@@ -11,15 +11,14 @@ import pytest
 from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.files import read_lines, scan_file
-from tests.support import warm
+from tests.support.cli import run_asrch
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    """One asrch process (a child of the warm server: tests/support/warm.py)."""
-    argv = [os.fsencode(a) for a in args]
-    done = warm.run(argv, cwd=cwd, env=None, timeout=60)
+    """One asrch run (tests/support/cli.py)."""
+    done = run_asrch(args, cwd=cwd)
     return subprocess.CompletedProcess(args, done.status, done.stdout, done.stderr)
 
 

@@ -133,3 +133,45 @@ def test_every_language_of_the_table_loads() -> None:
 
     for grammar in set(LANGUAGES.values()):
         assert _parser(grammar).language is not None
+
+
+def test_a_struct_inside_a_c_function_is_a_definition(tmp_path: Path) -> None:
+    (tmp_path / "s.c").write_text(
+        "int f(void)\n{\n  struct pair {\n    int a;\n  };\n  return 0;\n}\n"
+    )
+    assert _headers("s.c", 4, tmp_path) == [1, 3]
+
+
+def test_a_pointer_returning_function_is_named_on_its_name_line(tmp_path: Path) -> None:
+    (tmp_path / "p.c").write_text("const char *\nname_of(int x)\n{\n  return 0;\n}\n")
+    assert _headers("p.c", 4, tmp_path) == [2]
+
+
+def test_a_top_level_declaration_beside_an_error_gets_none(tmp_path: Path) -> None:
+    # Where recovery left an ERROR among the top-level nodes, a "declaration" there may be
+    # the tail of a body cut short (curl's netrc.c: `#ifdef` halves of one function); an
+    # error-free function beside it keeps its scope.
+    (tmp_path / "h.c").write_text(
+        "int f(void)\n{\n  return 0;\n}\n}\nint t[] = {\n  1,\n};\nint g(void)\n{\n  return 1;\n}\n"
+    )
+    assert _headers("h.c", 7, tmp_path) is None
+    assert _headers("h.c", 11, tmp_path) == [9]
+
+
+def test_a_header_is_read_as_cpp(tmp_path: Path) -> None:
+    # A `.h` may be C++: read as C, `namespace n {` would be a "function" hiding `f`.
+    (tmp_path / "n.h").write_text("namespace n {\nstatic int f(int a) {\n  return a;\n}\n}\n")
+    assert _headers("n.h", 3, tmp_path) == [1, 2]
+
+
+def test_a_clean_c_function_inside_an_error_keeps_its_scope(tmp_path: Path) -> None:
+    # The `#if` halves open 2 blocks that 1 brace closes: tree-sitter wraps the file in
+    # an ERROR. `f` parsed cleanly and C nests no function: its lines keep their scope.
+    # Inside `g` nothing is certain, and a macro block there is no function.
+    (tmp_path / "e.c").write_text(
+        "void g(void)\n{\n#if X\n  if (a) {\n#else\n  if (b) {\n#endif\n"
+        "  FOREACH(x) {\n    use(x);\n  }\n  }\n}\nint f(void)\n{\n  return 1;\n}\n"
+    )
+    assert _headers("e.c", 15, tmp_path) == [13]
+    assert _headers("e.c", 9, tmp_path) is None
+    assert _headers("e.c", 4, tmp_path) is None

@@ -1,5 +1,5 @@
-"""Run one spec example the way a user would: the installed CLI, in a fresh tree (a
-child of the warm server, tests/support/warm.py, unless ASRCH_TESTS_COLD=1)."""
+"""Run one spec example the way a user would: the CLI's entry, in a fresh tree
+(tests/support/cli.py: in-process, or a fresh interpreter with ASRCH_TESTS_COLD=1)."""
 
 import importlib
 import os
@@ -7,15 +7,13 @@ import pkgutil
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.golden.examples import Example
-from tests.support import warm
+from tests.support.cli import run_asrch
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_DIR = ROOT / "spec"
@@ -102,24 +100,9 @@ def run_example(example: Example, trees: Trees) -> Result:
         raise ValueError(f"{example.location}: examples run asrch, not {example.command!r}")
     cwd = trees.for_example(example)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RIPGREP", "ASRCH_"))}
-    if not warm.cold():
-        ran = warm.run([os.fsencode(w) for w in words[1:]], cwd=cwd, env=env, timeout=120)
-        return Result(
-            stdout=ran.stdout.decode("utf-8"), stderr=ran.stderr.decode("utf-8"), status=ran.status
-        )
-    done = subprocess.run(
-        [sys.executable, "-m", "asrch", *words[1:]],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
-        check=False,
-    )
+    ran = run_asrch(words[1:], cwd=cwd, environ=env)
     return Result(
-        stdout=done.stdout.decode("utf-8"),
-        stderr=done.stderr.decode("utf-8"),
-        status=done.returncode,
+        stdout=ran.stdout.decode("utf-8"), stderr=ran.stderr.decode("utf-8"), status=ran.status
     )
 
 

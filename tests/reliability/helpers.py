@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from asrch.cli.help import APP_HELP, COMMAND_HELP
-from tests.support import warm
+from tests.support.cli import always_cold, run_asrch
 
 ASRCH = [sys.executable, "-m", "asrch"]
 TIMEOUT = 60.0
@@ -50,26 +50,22 @@ def asrch(
     env: dict[str, str] | None = None,
     user: int | None = None,
     timeout: float = TIMEOUT,
+    cold: bool | None = None,
 ) -> Run:
-    """One asrch run, arguments as bytes (any file name passes), under a timeout: a
-    child of the warm server (tests/support/warm.py), or a fresh interpreter.
+    """One asrch run, arguments as bytes (any file name passes), under a timeout
+    (tests/support/cli.py: in-process, or a fresh interpreter with `cold`); `env` is the
+    run's whole environment (None: this process's).
 
-    `user`: run as that uid (and gid) through setpriv, for permission tests as root.
+    `user`: a process run as that uid (and gid) through setpriv, for permission tests as
+    root.
     """
     argv = [os.fsencode(a) for a in args]
-    if user is None and not warm.cold():
-        ran = warm.run(argv, cwd=cwd, env=env, timeout=timeout)
+    if user is None:
+        ran = run_asrch(argv, cwd=cwd, environ=env, timeout=timeout, cold=cold)
         return Run(tuple(argv), ran.status, ran.stdout, ran.stderr)
-    prefix: list[bytes] = []
-    if user is not None:
-        prefix = [
-            b"setpriv",
-            f"--reuid={user}".encode(),
-            f"--regid={user}".encode(),
-            b"--clear-groups",
-        ]
+    prefix = [b"setpriv", f"--reuid={user}".encode(), f"--regid={user}".encode()]
     done = subprocess.run(
-        [*prefix, *(os.fsencode(a) for a in ASRCH), *argv],
+        [*prefix, b"--clear-groups", *(os.fsencode(a) for a in ASRCH), *argv],
         cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -81,11 +77,18 @@ def asrch(
 
 
 def asrch_many(
-    commands: Iterable[Sequence[Arg]], *, cwd: Path | None = None, workers: int = 4
+    commands: Iterable[Sequence[Arg]],
+    *,
+    cwd: Path | None = None,
+    workers: int = 4,
+    cold: bool | None = None,
 ) -> list[Run]:
-    """Several runs at once (each still under its own timeout), results in order."""
+    """Several runs, results in order: one after the other in-process, or, with `cold`,
+    as `workers` processes at once (each still under its own timeout)."""
+    if not (always_cold() if cold is None else cold):
+        return [asrch(*c, cwd=cwd) for c in commands]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda c: asrch(*c, cwd=cwd), commands))
+        return list(pool.map(lambda c: asrch(*c, cwd=cwd, cold=True), commands))
 
 
 def check_invariants(run: Run, statuses: frozenset[int] = STATUSES) -> None:

@@ -8,6 +8,7 @@
 """
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,42 @@ def test_a_directory_named_like_an_excluded_file_pattern_is_walked(
     check_invariants(survey, frozenset({0}))
     assert table(scout.out, "top_files[path,matches]:") == [[f"{name}/deep/page.txt", "1"]]
     assert "  needle,1,1,.\n" in survey.out, str(survey)
+
+
+def _rg_files(cwd: Path, glob: str, target: str) -> set[str]:
+    """What `rg --files --glob` keeps under `target`, run from `cwd` (no ignore rules)."""
+    from asrch.engine.binary import resolve_rg
+
+    done = subprocess.run(
+        [resolve_rg(), "--no-config", "--files", f"--glob={glob}", "--", target],
+        cwd=cwd,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    return set(done.stdout.decode().splitlines())
+
+
+@pytest.mark.parametrize(
+    "glob", ["src/**", "!tmp/**", "!proj/**", "tmp/proj/src/**", "**/src/**", "*.py", "!src/a.py"]
+)
+@pytest.mark.parametrize("where", ["proj", "root", "outside", "src"])
+def test_globs_on_an_absolute_path_keep_what_rg_keeps(
+    tmp_path: Path, glob: str, where: str
+) -> None:
+    """`--glob` is matched against the path from the working directory, as rg matches it:
+    an absolute path under the working directory is taken relative to it, one elsewhere
+    stays absolute (an anchored glob never matches it), whatever its ancestors' names."""
+    proj = tmp_path / "tmp" / "proj"
+    (proj / "src").mkdir(parents=True)
+    (proj / "src" / "a.py").write_text("needle\n")
+    (proj / "src" / "b.py").write_text("needle\n" * 2)
+    (tmp_path / "outside").mkdir()
+    cwd = {"proj": proj, "root": tmp_path, "outside": tmp_path / "outside", "src": proj / "src"}
+    target = str(proj / "src")
+    kept = _rg_files(cwd[where], glob, target)
+    run = asrch("scout", "needle", target, f"--glob={glob}", cwd=cwd[where])
+    check_invariants(run, frozenset({0}))
+    rows = table(run.out, "top_files[path,matches]:")
+    assert {os.path.join(target, row[0]) for row in rows} == kept, str(run)
+    assert field(run.out, "files") == str(len(kept))

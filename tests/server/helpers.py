@@ -2,8 +2,6 @@
 
 import json
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -14,7 +12,7 @@ from mcp import Client
 from mcp.server.lowlevel import Server
 from mcp.types import CallToolResult
 
-from tests.support import warm
+from tests.support.cli import run_asrch
 
 Call = tuple[str, dict[str, Any]]
 
@@ -47,22 +45,10 @@ class Shell(NamedTuple):
 
 
 def run_cli(cwd: Path, *args: str, env: Mapping[str, str] | None = None) -> Shell:
-    """`asrch ARGS` from `cwd`, as a shell runs it: a child of the suite's warm server
-    (tests/support/warm.py), or a fresh interpreter with ASRCH_TESTS_COLD=1."""
-    environment = {**os.environ, **(env or {})}
-    if not warm.cold():
-        ran = warm.run([os.fsencode(a) for a in args], cwd=cwd, env=environment, timeout=120)
-        return Shell(ran.status, ran.stdout.decode("utf-8"), ran.stderr.decode("utf-8"))
-    done = subprocess.run(
-        [sys.executable, "-m", "asrch", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env=environment,
-    )
-    return Shell(done.returncode, done.stdout, done.stderr)
+    """`asrch ARGS` from `cwd`, as a shell runs it, with `env` over this process's
+    environment (tests/support/cli.py)."""
+    ran = run_asrch(args, cwd=cwd, env=env)
+    return Shell(ran.status, ran.stdout.decode("utf-8"), ran.stderr.decode("utf-8"))
 
 
 def cli_json(cwd: Path, args: Sequence[str]) -> Any:

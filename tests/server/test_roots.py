@@ -5,6 +5,8 @@ inside a searched directory that leads out needs no refusal: it is simply not se
 """
 
 import os
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -91,24 +93,89 @@ def test_the_refusal_names_the_path_as_given(layout: dict[str, Path]) -> None:
 
 
 ALLOWED = [
-    ("scout", {"query": "connect", "path": "src/../src"}, ["scout", "connect", "src/../src"]),
-    ("scout", {"query": "connect", "path": "in_link"}, ["scout", "connect", "in_link"]),
+    # Through a symlink or a `..`: searched, and named, where it resolves (what was
+    # checked is what rg opens); otherwise as typed.
+    ("scout", {"query": "connect", "path": "src/../src"}, ["scout", "connect", "src"]),
+    ("scout", {"query": "connect", "path": "in_link"}, ["scout", "connect", "src"]),
     ("scout", {"query": "connect", "path": "./src/net/"}, ["scout", "connect", "./src/net/"]),
     (
         "sample",
         {"query": "connect", "file": "in_link/net/pool.py"},
-        ["sample", "connect", "in_link/net/pool.py"],
+        ["sample", "connect", "src/net/pool.py"],
     ),
 ]
 
 
-@pytest.mark.parametrize(("tool", "arguments", "argv"), ALLOWED, ids=[a[2][-1] for a in ALLOWED])
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argv"),
+    ALLOWED,
+    ids=[str(a[1].get("path", a[1].get("file"))) for a in ALLOWED],
+)
 def test_a_path_that_stays_inside_is_searched_as_the_command_line_does(
     layout: dict[str, Path], tool: str, arguments: dict[str, Any], argv: list[str]
 ) -> None:
     result = call_tool(build_server([str(layout["root"])]), tool, arguments)
     assert result.is_error is False
     assert text_of(result) == run_cli(layout["root"], *argv).stdout
+
+
+SWAPPED = [
+    ("scout", {"query": SECRET, "path": "flip"}, ["scout", SECRET, "inside"]),
+    (
+        "survey",
+        {"terms": [SECRET, "nothing"], "paths": ["flip", "src"]},
+        ["survey", "--term", SECRET, "--term", "nothing", "inside", "src"],
+    ),
+    ("sample", {"query": "e", "file": "flip/secret.py"}, ["sample", "e", "inside/secret.py"]),
+    ("show", {"query": "e", "file": "flip/secret.py"}, ["show", "e", "inside/secret.py"]),
+    (
+        "show",
+        {"query": "e", "file": "flip/secret.py", "line": 1},
+        ["show", "e", "inside/secret.py", "--line", "1"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argv"),
+    SWAPPED,
+    ids=[" ".join(a[2][:2]) + str(len(a[2])) for a in SWAPPED],
+)
+def test_a_symlink_swapped_after_the_check_does_not_lead_out(
+    layout: dict[str, Path], tmp_path: Path, tool: str, arguments: dict[str, Any], argv: list[str]
+) -> None:
+    """Issue 20, item 9: `flip` leads inside when the path is checked, and outside by
+    the time rg starts (its stand-in waits until the link is swapped). rg searches what
+    was checked, not the name: the answer is the one for `inside`."""
+    root = layout["root"]
+    inside = root / "inside"
+    inside.mkdir()
+    (inside / "secret.py").write_text("nothing here\n")
+    (root / "flip").symlink_to(inside)
+    swapped = tmp_path / "swapped"
+    script = tmp_path / "waiting-rg"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'case "$*" in *--type-list*) ;; *) while [ ! -e {swapped} ]; do sleep 0.01; done ;; esac\n'
+        f'exec {resolve_rg()} "$@"\n'
+    )
+    script.chmod(0o755)
+    server = build_server([str(root)], rg=str(script))
+
+    def swap() -> None:
+        time.sleep(0.5)  # the call has checked its path and started its rg by now
+        link = root / "flip.new"
+        link.symlink_to(layout["outside"])
+        os.replace(link, root / "flip")
+        swapped.touch()
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    result = call_tool(server, tool, arguments)
+    swapper.join()
+    assert os.readlink(root / "flip") == str(layout["outside"]), "the link was never swapped"
+    assert "= 1" not in text_of(result)
+    assert text_of(result) == run_cli(root, *argv).stdout
 
 
 def test_an_absolute_path_inside_any_root_is_searched(layout: dict[str, Path]) -> None:

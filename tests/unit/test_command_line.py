@@ -10,10 +10,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from asrch.cli.app import read
-from asrch.cli.errors import ArgumentError, looks_like_option, read_whole_number
+from asrch.cli.errors import (
+    ArgumentError,
+    UnknownWordError,
+    looks_like_option,
+    read_whole_number,
+)
 from asrch.cli.help import COMMAND_HELP
 from asrch.commands.table import COMMANDS, Argument
+from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.values import quote
+from asrch.render.errors import error_line
 
 ASCII_DIGITS = re.compile(r"[0-9]+")
 
@@ -26,8 +33,13 @@ CLUSTERS = _argument("sample", "clusters")
 PAGE = _argument("sample", "page")
 
 
-def _error(command: str, *tokens: str) -> ArgumentError:
-    with pytest.raises(ArgumentError) as caught:
+def _printed(error: InputError) -> str:
+    """The line the command line prints for it."""
+    return error.message if isinstance(error, UnknownWordError) else error_line(error)
+
+
+def _error(command: str, *tokens: str) -> InputError:
+    with pytest.raises(InputError) as caught:
         read([command, *tokens])
     return caught.value
 
@@ -72,10 +84,11 @@ NOT_DIGITS = [
 @pytest.mark.parametrize("text", NOT_DIGITS)
 def test_a_number_not_in_ascii_digits_names_the_value_and_the_range(text: str) -> None:
     error = _error("sample", "q", "f", f"--clusters={text}")
-    assert error.message == (
+    assert _printed(error) == (
         f"error: --clusters takes digits 0-9 only, got {quote(text)}; allowed: 1-5"
     )
-    assert not error.with_help
+    assert isinstance(error, NotDigitsError)
+    assert (error.name, error.text, error.allowed) == ("--clusters", text, "1-5")
 
 
 @given(
@@ -91,16 +104,16 @@ def test_a_number_is_read_exactly_when_it_is_ascii_digits(text: str) -> None:
     if ASCII_DIGITS.fullmatch(text):
         assert _values("sample", "q", "f", f"--page={text}")["page"] == int(text, 10)
     else:
-        with pytest.raises(ArgumentError, match=r"^error: --page takes digits 0-9 only, got "):
+        with pytest.raises(NotDigitsError, match=r"^--page takes digits 0-9 only, got "):
             read(["sample", "q", "f", f"--page={text}"])
 
 
 def test_a_number_too_long_for_python_to_read_says_so() -> None:
     most = sys.get_int_max_str_digits()
     assert read_whole_number(PAGE, "0" * 10 + "9" * most) == int("9" * most)
-    with pytest.raises(ArgumentError) as caught:
+    with pytest.raises(InputError) as caught:
         read_whole_number(PAGE, "9" * (most + 1))
-    assert caught.value.message == (
+    assert _printed(caught.value) == (
         f"error: --page has {most + 1} digits, more than the {most} asrch reads; allowed: 1 or more"
     )
 
@@ -119,7 +132,7 @@ def test_a_choice_is_one_of_its_words_exactly(value: str) -> None:
         assert _values("scout", "q", f"--format={value}")["format"] == value
         return
     error = _error("scout", "q", f"--format={value}")
-    assert error.message == f"error: --format takes text or json, got {quote(value)}"
+    assert _printed(error) == f"error: --format takes text or json, got {quote(value)}"
 
 
 # --- flags take no value --------------------------------------------------------------
@@ -135,7 +148,7 @@ def test_a_choice_is_one_of_its_words_exactly(value: str) -> None:
 def test_a_flag_with_a_value_is_an_error(command: str, flag: str, value: str) -> None:
     error = _error(command, f"{flag}={value}", "q", "f")
     name = "--ignore-case" if flag == "-i" else flag
-    assert error.message == (
+    assert _printed(error) == (
         f"error: {name} is a flag and takes no value, got {quote(flag + '=' + value)}"
     )
 
@@ -163,7 +176,7 @@ def test_an_option_given_twice_is_an_error_listing_each(data: st.DataObject) -> 
     second = data.draw(st.sampled_from(same))
     error = _error(command, "q", *first, "f", *second)
     shown = ", ".join(" ".join(s) for s in (first, second))
-    assert error.message == f"error: {name} given 2 times ({shown}); give it once"
+    assert _printed(error) == f"error: {name} given 2 times ({shown}); give it once"
 
 
 def test_survey_term_and_the_filters_are_repeatable() -> None:
@@ -195,17 +208,18 @@ def test_after_dashes_everything_is_an_argument(command: str, after: list[str]) 
         assert values == {"word": True, **dict(zip(names, after, strict=False))}
         return
     error = _error(command, *tokens)
+    assert isinstance(error, ArgumentError)
     assert error.with_help
     if len(after) > most:
         extra = " ".join(quote(a) for a in after[most:])
-        assert error.message.startswith(f"error: unexpected argument for {command}: {extra}")
+        assert _printed(error).startswith(f"error: unexpected argument for {command}: {extra}")
         noted = "(after --, options are read as arguments; put them before --)"
-        assert (noted in error.message) == any(looks_like_option(a) for a in after[most:])
+        assert (noted in _printed(error)) == any(looks_like_option(a) for a in after[most:])
 
 
 def test_an_option_after_dashes_is_an_extra_argument() -> None:
     error = _error("sample", "--", "-e", "FILE", "--page", "2")
-    assert error.message == (
+    assert _printed(error) == (
         "error: unexpected argument for sample: --page 2 (after --, options are read as "
         "arguments; put them before --); see the usage below"
     )
@@ -218,7 +232,7 @@ def test_an_option_after_dashes_is_an_extra_argument() -> None:
 def test_a_value_that_looks_like_an_option_must_be_joined(option: str, value: str) -> None:
     command = {"--term": "survey", "--line": "show", "--context": "show"}.get(option, "sample")
     error = _error(command, "q", "f", option, value)
-    assert error.message == (
+    assert _printed(error) == (
         f"error: {option} needs a value, but {quote(value)} looks like an option; "
         f"if {quote(value)} is the value, write {quote(option + '=' + value)}"
     )
@@ -230,17 +244,17 @@ def test_dash_and_negative_numbers_are_values_not_options() -> None:
     assert _values("survey", "--term", "-", "--term", "-5")["term"] == ["-", "-5"]
     assert _values("scout", "-5", "-") == {"query": "-5", "path": "-"}
     error = _error("show", "q", "f", "--context", "-1")
-    assert error.message == "error: --context takes digits 0-9 only, got -1; allowed: 0-5"
+    assert _printed(error) == "error: --context takes digits 0-9 only, got -1; allowed: 0-5"
 
 
 def test_a_dash_and_no_digit_is_an_option_even_where_python_reads_a_number() -> None:
     for token in ("-inf", "-nan", "-.5", "-infinity"):
-        assert _error("scout", token, ".").message == f"unknown option: {token}"
+        assert _printed(_error("scout", token, ".")) == f"unknown option: {token}"
         assert _values("scout", "--", token, ".") == {"query": token, "path": "."}
 
 
 def test_an_option_at_the_end_needs_its_value() -> None:
-    assert _error("survey", "src", "--term").message == (
+    assert _printed(_error("survey", "src", "--term")) == (
         "error: --term needs a value; nothing follows it"
     )
 
@@ -254,15 +268,16 @@ def test_an_unknown_option_is_named_with_the_help() -> None:
         (("--no-word",), "--no-word"),
     ]:
         error = _error("scout", "q", *tokens)
-        assert (error.message, error.with_help) == (f"unknown option: {name}", True)
-    assert _error("sample", "q", "f", "--context", "1").message == "unknown option: --context"
-    assert _error("scout", "q", "--=x").message == "unknown option: --=x"
+        assert isinstance(error, UnknownWordError)
+        assert _printed(error) == f"unknown option: {name}"
+    assert _printed(_error("sample", "q", "f", "--context", "1")) == "unknown option: --context"
+    assert _printed(_error("scout", "q", "--=x")) == "unknown option: --=x"
 
 
 def test_an_unknown_command_and_a_missing_one() -> None:
-    assert _error("count", "x").message == "unknown command: count"
-    assert _error("--bogus").message == "unknown option: --bogus"
-    with pytest.raises(ArgumentError, match=r"^error: missing command$"):
+    assert _printed(_error("count", "x")) == "unknown command: count"
+    assert _printed(_error("--bogus")) == "unknown option: --bogus"
+    with pytest.raises(ArgumentError, match=r"^missing command$"):
         read([])
 
 
@@ -289,7 +304,8 @@ def test_argument_counts_say_what_was_expected_and_received(
     command: str, tokens: tuple[str, ...], message: str
 ) -> None:
     error = _error(command, *tokens)
-    assert (error.message, error.with_help) == (f"error: {message}; see the usage below", True)
+    assert isinstance(error, ArgumentError)
+    assert (_printed(error), error.with_help) == (f"error: {message}; see the usage below", True)
 
 
 # --- any order --------------------------------------------------------------------------

@@ -77,7 +77,14 @@ def test_a_path_is_seen_as_typed_without_dot_slashes() -> None:
     assert components("/abs/./x") == ["abs", "x"]
     filters = make_filters((), ("!src/net/**",), TYPES)
     assert filters.excluding("./src//net/pool.py") == '--glob "!src/net/**"'
-    assert make_filters((), ("/abs/**",), TYPES).keeps("/abs/x")
+    # An absolute path is matched as rg matches it: from its working directory if it
+    # lies under it, else whole (leading `/` included: no anchored glob matches it).
+    assert make_filters((), ("/abs/**",), TYPES, cwd="/").keeps("/abs/x")
+    assert make_filters((), ("x/**",), TYPES, cwd="/abs").keeps("/abs//x/y")
+    assert not make_filters((), ("/abs/**",), TYPES, cwd="/work").keeps("/abs/x")
+    assert not make_filters((), ("abs/**",), TYPES, cwd="/work").keeps("/abs/x")
+    assert make_filters((), ("**/abs/**",), TYPES, cwd="/work").keeps("/abs/x")
+    assert make_filters((), ("!tmp/**",), TYPES, cwd="/tmp/p").keeps("/tmp/p/src/x")
 
 
 def test_an_exclude_checks_only_the_directories_below_the_searched_path() -> None:

@@ -8,6 +8,7 @@ worded by asrch (`asrch.cli.errors`, cyclopts' exceptions caught and reworded), 
 error ever reaches the user as a Rich panel, in colour, or as a traceback (D20).
 """
 
+import contextlib
 import inspect
 import os
 import sys
@@ -20,6 +21,7 @@ from cyclopts.exceptions import CycloptsError
 from asrch import __version__
 from asrch.cli.errors import (
     ArgumentError,
+    UnknownWordError,
     converter_for,
     placeholders,
     refuse_flag_values,
@@ -28,9 +30,9 @@ from asrch.cli.errors import (
 )
 from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.commands.table import COMMANDS, Argument, Command, load, run
-from asrch.domain.errors import AsrchError, ExitStatus, InputError
-from asrch.domain.values import quote
+from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
 from asrch.engine.searcher import RipgrepSearcher
+from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
 
 # Each command imports its own use case and renderer when it runs: an agent calls
@@ -106,17 +108,42 @@ def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -
     """D29: the tools over stdio; the only command that imports the MCP SDK."""
     from asrch.server.roots import Roots
 
+    if sys.stdout is None:  # `asrch mcp >&-`: no client could read an answer
+        raise OutputError("cannot serve: stdout is closed")
     roots = Roots.of(root or [])
     try:
         from asrch.server.stdio import serve
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types"):
+    except ImportError as exc:
+        # Any piece of the extra (mcp, anyio, starlette, ...), not only `mcp` itself.
+        missing = (exc.name or "").split(".")[0]
+        if missing in ("", "asrch"):
             raise
-        raise InputError(
-            "error: asrch mcp needs the MCP SDK, which is not installed; "
-            "install it with: pip install 'asrch[mcp]'"
+        from asrch.installed import missing_extra_message
+
+        raise InputError(missing_extra_message(missing)) from None
+    try:
+        return serve(roots)
+    except Exception as exc:
+        failed = _write_failure(exc)
+        if failed is None:
+            raise
+        if isinstance(failed, BrokenPipeError):  # the client went away: as a hang-up
+            return ExitStatus.OK
+        raise OutputError(
+            f"cannot answer the client: stdout: {failed.strerror or failed}"
         ) from None
-    return serve(roots)
+
+
+def _write_failure(exc: BaseException) -> OSError | None:
+    """The OSError that ended the server, alone or as every leaf of the SDK's task
+    groups (its stdout writer failed: a full disk), else None."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = [_write_failure(inner) for inner in exc.exceptions]
+        if leaves and all(leaf is not None for leaf in leaves):
+            return leaves[0]
+    return None
 
 
 def build_app() -> App:
@@ -147,14 +174,23 @@ def write(stream: Any, text: str) -> None:
 
 def write_bytes(stream: Any, data: bytes) -> None:
     """To the stream's bytes when it has them (a process's stdout); a text stream (an
-    in-process caller's `io.StringIO`) gets the same text."""
+    in-process caller's `io.StringIO`) gets the same text. An output error (exit 74)
+    if it cannot be written."""
+    name = "stderr" if stream is sys.stderr else "stdout"
+    if stream is None:  # started with the descriptor closed (`>&-`): Python's None
+        raise OutputError(f"cannot write the answer: {name} is closed")
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        stream.write(data.decode("utf-8"))
-        stream.flush()
-        return
-    buffer.write(data)
-    buffer.flush()
+    try:
+        if buffer is None:
+            stream.write(data.decode("utf-8"))
+            stream.flush()
+            return
+        buffer.write(data)
+        buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write the answer to {name}: {exc.strerror or exc}") from None
 
 
 Report = TypeVar("Report")
@@ -186,7 +222,7 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """The command a line names and its values by argument name (those given), read by
     cyclopts; or an `ArgumentError` in asrch's words. Runs nothing."""
     if not tokens:
-        raise ArgumentError("error: missing command", with_help=True)
+        raise ArgumentError("missing command", with_help=True)
     refuse_flag_values(tokens)
     try:
         _, bound, _ = app.parse_args(placeholders(tokens))
@@ -207,11 +243,18 @@ def run_command_line(tokens: Sequence[str]) -> int:
     if tokens and tokens[0] == "--version":
         write(sys.stdout, f"asrch {__version__}\n")
         return ExitStatus.OK
+    if list(tokens) == ["--type-list"]:
+        # The names `--type` takes, from the rg asrch runs (rg itself may not be on PATH).
+        known = searcher.file_types()
+        write(sys.stdout, "".join(f"{name}: {', '.join(known[name])}\n" for name in known))
+        return ExitStatus.OK
     try:
         name, values = read(tokens)
     except ArgumentError as exc:
         usage = _help_for(_command_of(tokens)) if exc.with_help else ""
-        write(sys.stderr, exc.message + "\n" + usage)
+        # An unknown command or option is named bare, the usage after it (D20).
+        line = exc.message if isinstance(exc, UnknownWordError) else error_line(exc)
+        write(sys.stderr, line + "\n" + usage)
         return ExitStatus.INPUT
     if name == "mcp":
         return mcp(**values)
@@ -226,15 +269,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run_command_line(tokens)
     except AsrchError as exc:
-        write(sys.stderr, exc.message + "\n")
+        if isinstance(exc, OutputError):
+            _drop_stdout()
+        _complain(error_line(exc))
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`asrch … | head -1`): leave quietly, like grep does.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return ExitStatus.OK
     except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
-        write(sys.stderr, f"error: internal error: {type(exc).__name__}: {quote(str(exc))}\n")
+        _complain(internal_error_line(exc))
         return ExitStatus.INTERNAL
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null: what is left in its buffer must not fail again (and
+    print Python's own complaint) when the interpreter flushes it on exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
+
+
+def _complain(message: str) -> None:
+    """The one line on stderr; if stderr itself cannot take it, the status says it all."""
+    with contextlib.suppress(OutputError, BrokenPipeError):
+        write(sys.stderr, message + "\n")

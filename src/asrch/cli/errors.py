@@ -33,7 +33,7 @@ from cyclopts.exceptions import (
 from cyclopts.utils import is_option_like
 
 from asrch.commands.table import COMMANDS, Argument
-from asrch.domain.errors import InputError
+from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.values import quote
 
 _DIGITS = frozenset("0123456789")
@@ -50,6 +50,14 @@ class ArgumentError(InputError):
     def __init__(self, message: str, *, with_help: bool = False) -> None:
         super().__init__(message)
         self.with_help = with_help
+
+
+class UnknownWordError(ArgumentError):
+    """An unknown command or option: named bare (`unknown option: --bogus`), the usage
+    after it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, with_help=True)
 
 
 def placeholders(tokens: Sequence[str]) -> list[str]:
@@ -76,7 +84,7 @@ def refuse_flag_values(tokens: Sequence[str]) -> None:
         spelling, equals, _ = token.partition("=")
         if equals and spelling in flags:
             name = flags[spelling].spelling
-            raise ArgumentError(f"error: {name} is a flag and takes no value, got {quote(token)}")
+            raise ArgumentError(f"{name} is a flag and takes no value, got {quote(token)}")
 
 
 def _given(text: str) -> str:
@@ -99,15 +107,13 @@ def read_whole_number(argument: Argument, text: str) -> int:
     name = argument.spelling
     allowed = argument.allowed_range()
     if not text or not set(text) <= _DIGITS:
-        raise ArgumentError(
-            f"error: {name} takes digits 0-9 only, got {quote(text)}; allowed: {allowed}"
-        )
+        raise NotDigitsError(name, text, allowed)
     significant = text.lstrip("0") or "0"
     # Python reads and prints at most this many digits (0: no limit).
     most = sys.get_int_max_str_digits()
     if most and len(significant) > most:
         raise ArgumentError(
-            f"error: {name} has {len(significant)} digits, more than the {most} asrch reads; "
+            f"{name} has {len(significant)} digits, more than the {most} asrch reads; "
             f"allowed: {allowed}"
         )
     return int(significant)
@@ -119,7 +125,7 @@ def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any]:
 
     def flag(type_: Any, tokens: Sequence[Any]) -> bool:
         # Never called: cyclopts binds a flag itself (see `refuse_flag_values`).
-        raise ArgumentError(f"error: {name} is a flag and takes no value")
+        raise ArgumentError(f"{name} is a flag and takes no value")
 
     def number(type_: Any, tokens: Sequence[Any]) -> int:
         return read_whole_number(argument, _given(tokens[0].value))
@@ -129,7 +135,7 @@ def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any]:
         if text not in argument.choices:
             words = argument.choices
             listed = " or ".join(words) if len(words) < 3 else ", ".join(words)
-            raise ArgumentError(f"error: {name} takes {listed}, got {quote(text)}")
+            raise ArgumentError(f"{name} takes {listed}, got {quote(text)}")
         return text
 
     def text(type_: Any, tokens: Sequence[Any]) -> str:
@@ -184,14 +190,14 @@ def _missing(exc: MissingArgumentError, command: str, tokens: Sequence[str]) -> 
             if token not in names:
                 continue
             if i + 1 == len(tokens):
-                return ArgumentError(f"error: {token} needs a value; nothing follows it")
+                return ArgumentError(f"{token} needs a value; nothing follows it")
             value = tokens[i + 1]
             if looks_like_option(value):
                 return ArgumentError(
-                    f"error: {token} needs a value, but {quote(value)} looks like an option; "
+                    f"{token} needs a value, but {quote(value)} looks like an option; "
                     f"if {quote(value)} is the value, write {quote(token + '=' + value)}"
                 )
-        return ArgumentError(f"error: {option} needs a value; nothing follows it")
+        return ArgumentError(f"{option} needs a value; nothing follows it")
     return _count(command, tokens)
 
 
@@ -226,7 +232,7 @@ def _count(command: str, tokens: Sequence[str]) -> ArgumentError:
         received = "no argument" if not got else f"{len(got)} argument{'s' if len(got) > 1 else ''}"
         received += " besides options" + (f": {listed}" if got else "")
         return ArgumentError(
-            f"error: {command} needs {' and '.join(required)}, got {received}; see the usage below",
+            f"{command} needs {' and '.join(required)}, got {received}; see the usage below",
             with_help=True,
         )
     extra = got[most:] if most is not None else []
@@ -234,7 +240,7 @@ def _count(command: str, tokens: Sequence[str]) -> ArgumentError:
     if "--" in tokens and any(looks_like_option(a) for a in extra):
         note = " (after --, options are read as arguments; put them before --)"
     return ArgumentError(
-        f"error: unexpected argument for {command}: {' '.join(quote(a) for a in extra)}"
+        f"unexpected argument for {command}: {' '.join(quote(a) for a in extra)}"
         f"{note}; see the usage below",
         with_help=True,
     )
@@ -254,17 +260,16 @@ def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
     command = tokens[0]
     if isinstance(exc, UnknownCommandError) or command not in (*COMMANDS, "mcp"):
         kind = "option" if command.startswith("-") else "command"
-        return ArgumentError(f"unknown {kind}: {quote(command)}", with_help=True)
+        return UnknownWordError(f"unknown {kind}: {quote(command)}")
     if isinstance(exc, RepeatArgumentError) and exc.token.keyword is not None:
         argument = _argument_named(command, [exc.token.keyword])
         if argument is not None:
             shown = _typed(tokens, argument)
             combined = _combined(tokens)
             if len(shown) < 2 and combined is not None:
-                return ArgumentError(f"unknown option: {quote(combined)}", with_help=True)
+                return UnknownWordError(f"unknown option: {quote(combined)}")
             return ArgumentError(
-                f"error: {argument.spelling} given {len(shown)} times ({', '.join(shown)}); "
-                "give it once"
+                f"{argument.spelling} given {len(shown)} times ({', '.join(shown)}); give it once"
             )
     if isinstance(exc, MissingArgumentError):
         return _missing(exc, command, tokens)
@@ -275,16 +280,16 @@ def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
         typed = next((t for t in options if t.partition("=")[0] == spelling), None)
         combined = _combined(tokens)
         if typed is None and combined is not None:
-            return ArgumentError(f"unknown option: {quote(combined)}", with_help=True)
+            return UnknownWordError(f"unknown option: {quote(combined)}")
         known = any(spelling in _spellings(a) for a in _arguments(command))
         if typed is None or known:
             return _count(command, tokens)  # after `--`: one argument too many
         named = typed if spelling.strip("-") == "" else spelling
-        return ArgumentError(f"unknown option: {quote(named)}", with_help=True)
+        return UnknownWordError(f"unknown option: {quote(named)}")
     if isinstance(exc, UnusedCliTokensError):
         return _count(command, tokens)
     listed = " ".join(quote(t) for t in tokens[1:])
     return ArgumentError(
-        f"error: {command} cannot read its arguments ({listed}); see the usage below",
+        f"{command} cannot read its arguments ({listed}); see the usage below",
         with_help=True,
     )

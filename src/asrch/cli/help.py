@@ -12,7 +12,7 @@ commands:
            (and the lines themselves when there are at most 10)
   sample   one term in one file: clusters of nearby matches, paged
   show     one term in one file: up to 20 matches with context, or --line N
-  mcp      serve the four commands as MCP tools over stdio (pip install 'asrch[mcp]')
+  mcp      serve the four commands as MCP tools over stdio (the mcp extra)
 
 protocol: survey -> scout -> sample -> show --line; an answer with a next
   step ends with `next: asrch ...`, a command to paste as it is
@@ -23,10 +23,11 @@ binary files (a NUL byte) are skipped in a directory; name one as the path
 options:
   -h, --help   show this help (or `asrch COMMAND --help`)
   --version    print the version
+  --type-list  the names --type takes, each with its globs
 
 exit status: 0 results (zero matches too), 2 input error,
   3 show refused a broad search, 4 ripgrep failed, 70 internal error,
-  130 interrupted
+  74 output error, 130 interrupted
 """
 
 FORMAT = "  --format F    text (default) or json: one JSON object, the same numbers"
@@ -35,7 +36,7 @@ NARROWING = """\
 narrowing (they only narrow: no filter brings back an excluded, ignored or
 hidden file):
   -i, --ignore-case  letters match in either case, in any mode
-  --type NAME   only files of rg's type NAME (`rg --type-list`); repeatable
+  --type NAME   only files of rg's type NAME (asrch --type-list); repeatable
   --glob GLOB   only files matching GLOB, none matching !GLOB; repeatable;
                 with a /, GLOB matches the path as typed from here (src/**);
                 without, a name at any depth (*.py)"""
@@ -154,8 +155,9 @@ usage: asrch mcp [--root DIR ...]
 Serve survey, scout, sample and show as MCP tools over stdio, for coding agents
 (Claude Code, Codex, Cursor, VS Code). Each tool answers with the text these
 commands print and the --format json object. Only paths inside the roots are
-searched; relative paths start at the first root. Needs the extra:
-pip install 'asrch[mcp]'. Ends when the client closes stdin, or on SIGTERM.
+searched; relative paths start at the first root. Needs the mcp extra
+(pipx install '.[mcp]' in a clone). Ends when the client closes stdin, or on
+SIGTERM.
 
 options:
   --root DIR    a directory the tools may search (repeatable; default: .)

@@ -9,9 +9,11 @@ from asrch.domain.values import quote
 
 
 def filters_of(searcher: Searcher, options: SearchOptions) -> Filters:
-    """The `--type`s (looked up in rg's list only when some are given) and `--glob`s."""
+    """The `--type`s (looked up in rg's list only when some are given) and `--glob`s,
+    rooted where rg runs (an absolute path is matched from there, as rg does)."""
     known = searcher.file_types() if options.types else {}
-    return make_filters(options.types, options.globs, known)
+    cwd = searcher.resolve(".") if options.types or options.globs else ""
+    return make_filters(options.types, options.globs, known, cwd=cwd)
 
 
 def query_of(term: str, options: SearchOptions, filters: Filters, *, what: str = "query") -> Query:
@@ -26,6 +28,6 @@ def require_kept(filters: Filters, path: str) -> None:
     reason = filters.excluding(path)
     if reason is not None:
         raise InputError(
-            f"error: {quote(path)} is excluded by {reason}; "
+            f"{quote(path)} is excluded by {reason}; "
             "name a file the filters keep, or drop the filter"
         )

@@ -2,7 +2,7 @@
 
 from asrch.commands.checks import require_file, require_range
 from asrch.commands.options import filters_of, query_of, require_kept
-from asrch.domain.errors import InputError
+from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
@@ -60,9 +60,7 @@ def _run(
     window = searcher.window(query, file, line=line, context=context)
     if not 1 <= line <= window.last_line:
         if window.last_line == 0:
-            raise InputError(f"error: --line {line} is out of range; {quote(file)} is empty")
-        raise InputError(
-            f"error: --line {line} is out of range; allowed: 1-{window.last_line} "
-            f"(the last line of {quote(file)})"
-        )
+            raise InputError(f"--line {line} is out of range; {quote(file)} is empty")
+        allowed = f"1-{window.last_line} (the last line of {quote(file)})"
+        raise OutOfRangeError("--line", line, allowed)
     return build_line_report(query, file, window, line=line, context=context)

@@ -31,8 +31,8 @@ def run_survey(
     if len(missing) == 1:
         raise missing[0][1]
     if missing:
-        each = "; ".join(exc.message.removeprefix("error: ") for _, exc in missing)
-        raise InputError(f"error: {len(missing)} paths cannot be searched: {each}")
+        each = "; ".join(exc.message for _, exc in missing)
+        raise InputError(f"{len(missing)} paths cannot be searched: {each}")
     # One search per path for all the terms: the tree is read once, not once a term.
     by_path = [searcher.count_terms(queries, p, cap=SCAN_CAP) for p in paths]
     grid = [[by_path[j][i] for j in range(len(paths))] for i in range(len(queries))]

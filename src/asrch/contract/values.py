@@ -5,17 +5,11 @@ builders (the `--format json` path, which must not import pydantic, D41) and the
 from typing import Literal
 
 from asrch.domain.notices import kinds as notice_kinds
-from asrch.render.sample import PAST_END
-from asrch.render.show import REFUSED
 
 SCHEMA_VERSION: Literal["1"] = "1"
 
-NOTICE_KINDS: tuple[str, ...] = (
-    *notice_kinds(),
-    REFUSED,
-    PAST_END,
-)
-"""Every notice the domain can raise, then the two notes the renderers add themselves."""
+NOTICE_KINDS: tuple[str, ...] = notice_kinds()
+"""Every notice the domain can raise (`refused` and `past_end` last, as they were added)."""
 
 
 def printable(value: str) -> str:

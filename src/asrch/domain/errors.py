@@ -2,6 +2,8 @@
 
 from enum import IntEnum
 
+from asrch.domain.values import quote
+
 
 class ExitStatus(IntEnum):
     OK = 0
@@ -14,12 +16,16 @@ class ExitStatus(IntEnum):
     """ripgrep is missing, failed, or spoke garbage."""
     INTERNAL = 70
     """A bug in asrch: one line on stderr instead of a traceback."""
+    OUTPUT = 74
+    """The answer could not be written: stdout closed, or a write to it failed (a full
+    disk). sysexits' EX_IOERR. A reader that goes away (a closed pipe) is not one: 0."""
     INTERRUPTED = 130
     """Stopped by Ctrl-C or SIGTERM; the rg child is stopped too."""
 
 
 class AsrchError(Exception):
-    """An error with a one-line message for stderr and an exit status."""
+    """An error with its one-line message and an exit status. The message is the error's
+    own words; where it is printed, `render.errors` puts `error: ` before it."""
 
     status: ExitStatus = ExitStatus.INPUT
 
@@ -34,3 +40,27 @@ class InputError(AsrchError):
 
 class EngineError(AsrchError):
     status = ExitStatus.ENGINE
+
+
+class OutOfRangeError(InputError):
+    """A number outside what its option allows, worded once from its data."""
+
+    def __init__(self, name: str, value: int, allowed: str) -> None:
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{name} {value} is out of range; allowed: {allowed}")
+
+
+class NotDigitsError(InputError):
+    """A number not written in ASCII digits (D25), named as typed, with its range."""
+
+    def __init__(self, name: str, text: str, allowed: str) -> None:
+        self.name = name
+        self.text = text
+        self.allowed = allowed
+        super().__init__(f"{name} takes digits 0-9 only, got {quote(text)}; allowed: {allowed}")
+
+
+class OutputError(AsrchError):
+    status = ExitStatus.OUTPUT

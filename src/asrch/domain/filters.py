@@ -18,6 +18,11 @@ tests hold the two to each other on trees without ignore rules):
   matches it and as `next:` writes it (`src/net/pool.py` for the row `net/pool.py` of
   a search of `src`), without `./` or repeated `/`; a leading `/` only anchors. So the
   same glob means the same file in a directory search and when the file is named.
+- An absolute path is matched as rg matches it (its globs are rooted at its working
+  directory, `Filters.cwd`): under the working directory, as the path from there
+  (`/home/u/proj/src/a.py` from `/home/u/proj` is `src/a.py`); anywhere else, whole,
+  leading `/` included, so that an anchored glob never matches it and the names of its
+  ancestors (`tmp`, `build`) are never taken for the searched tree's.
 - A trailing `/` matches directories only.
 - An include (`GLOB`) must match the file itself; an exclude (`!GLOB`) drops a file
   that it matches or that lies under a directory it matches below the searched path.
@@ -149,11 +154,11 @@ def compile_glob(text: str) -> Glob:
         pattern = pattern[1:]
     if pattern == "":
         raise InputError(
-            f"error: --glob {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
+            f"--glob {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
         )
     if directories_only and not exclude:
         raise InputError(
-            f"error: --glob {quote(text)} matches directories only, so it keeps no file; "
+            f"--glob {quote(text)} matches directories only, so it keeps no file; "
             f"write {quote(text + '**')} for the files under it"
         )
     try:
@@ -161,7 +166,7 @@ def compile_glob(text: str) -> Glob:
         # `**/GLOB` does: mostly a name at any depth (`[!a]` can still span a `/`).
         regex = re.compile(("" if anchored else "(?:.*/)?") + translate(pattern), re.DOTALL)
     except _GlobError as exc:
-        raise InputError(f"error: --glob {quote(text)} is not a valid glob: {exc}") from None
+        raise InputError(f"--glob {quote(text)} is not a valid glob: {exc}") from None
     return Glob(text, exclude, anchored, directories_only, regex)
 
 
@@ -173,6 +178,9 @@ class Filters(NamedTuple):
     type_globs: tuple[Glob, ...] = ()
     includes: tuple[Glob, ...] = ()
     excludes: tuple[Glob, ...] = ()
+    cwd: str = ""
+    """rg's working directory (absolute, symlinks resolved), where its globs are rooted;
+    empty: unknown, absolute paths are then matched whole."""
 
     @property
     def active(self) -> bool:
@@ -184,7 +192,7 @@ class Filters(NamedTuple):
         ends in one, the names below it), fast enough for every file of a tree: each
         kind of glob is one regex, the path is normalized once, and each directory's
         verdict is kept for the files that share it."""
-        base = "/".join(components(target))
+        base = "/".join(self.parts(target))
         cut = len(target)
         types, includes = _either(self.type_globs), _either(self.includes)
         files_out = _either(self.excludes, files=True)
@@ -205,7 +213,7 @@ class Filters(NamedTuple):
 
         def keeps(path: str) -> bool:
             if not path.startswith(target):
-                return self.keeps(path, below=len(components(target)))
+                return self.keeps(path, below=len(self.parts(target)))
             rest = path[cut:].lstrip("/")
             full = f"{base}/{rest}" if base else rest
             if types and not types.fullmatch(full):
@@ -219,6 +227,18 @@ class Filters(NamedTuple):
 
         return keeps
 
+    def parts(self, path: str) -> list[str]:
+        """The components of `path` as the globs see them (module docstring): relative to
+        `cwd` if it lies under it, else whole; an absolute path elsewhere starts with an
+        empty component, which no anchored glob matches."""
+        parts = components(path)
+        if not path.startswith("/"):
+            return parts
+        base = components(self.cwd) if self.cwd.startswith("/") else None
+        if base is not None and parts[: len(base)] == base:
+            return parts[len(base) :]
+        return ["", *parts]
+
     def keeps(self, path: str, *, below: int = 0) -> bool:
         """Whether the file at `path` (as typed from the working directory) is searched.
 
@@ -226,7 +246,7 @@ class Filters(NamedTuple):
         checks only the directories under it (as rg prunes only what it walks), so a
         file found under `tests` by a search of `tests` is the same file named alone.
         """
-        parts = components(path) or [path]
+        parts = self.parts(path) or [path]
         if self.type_globs and not any(g.matches(parts, is_dir=False) for g in self.type_globs):
             return False
         if self.includes and not any(g.matches(parts, is_dir=False) for g in self.includes):
@@ -241,7 +261,7 @@ class Filters(NamedTuple):
         """The options that drop the file named as the path, worded; None if it is kept.
 
         Only the file itself is matched (its directories are the searched path)."""
-        below = len(components(path)) - 1
+        below = len(self.parts(path)) - 1
         if self.keeps(path, below=below):
             return None
         only = Filters(type_globs=self.type_globs)
@@ -268,9 +288,14 @@ ALL_TYPES = "all"
 
 
 def make_filters(
-    types: Sequence[str], globs: Sequence[str], known_types: Mapping[str, Sequence[str]]
+    types: Sequence[str],
+    globs: Sequence[str],
+    known_types: Mapping[str, Sequence[str]],
+    *,
+    cwd: str = "",
 ) -> Filters:
-    """The filters of `--type` names (looked up in rg's `known_types`) and `--glob`s."""
+    """The filters of `--type` names (looked up in rg's `known_types`) and `--glob`s;
+    `cwd`: rg's working directory, where its globs are rooted."""
     if not (types or globs):
         return NO_FILTERS
     type_globs: list[Glob] = []
@@ -291,6 +316,7 @@ def make_filters(
         type_globs=tuple(type_globs),
         includes=tuple(g for g in compiled if not g.exclude),
         excludes=tuple(g for g in compiled if g.exclude),
+        cwd=cwd,
     )
 
 
@@ -300,7 +326,8 @@ def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
 
     close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
     listed = f"close names: {', '.join(close)}; " if close else "no close name; "
-    return f"error: unknown --type {quote(name)}; {listed}`rg --type-list` lists all {len(known)}"
+    listing = f"`asrch --type-list` lists all {len(known)}"
+    return f"unknown --type {quote(name)}; {listed}{listing}"
 
 
 def components(path: str) -> list[str]:

@@ -27,12 +27,12 @@ def mode_from_flags(*, word: bool, identifier: bool, regex: bool, allow_regex: b
     ]
     if regex and not allow_regex:
         raise InputError(
-            "error: survey compares fixed terms; --regex is not allowed "
+            "survey compares fixed terms; --regex is not allowed "
             "(use --word or --identifier, or scout --regex for one pattern)"
         )
     if len(chosen) > 1:
         raise InputError(
-            f"error: {' and '.join(chosen)} cannot be combined; choose one of "
+            f"{' and '.join(chosen)} cannot be combined; choose one of "
             "--word, --identifier, --regex (or none for a fixed string)"
         )
     if regex:

@@ -113,6 +113,22 @@ class RetentionNotice(NamedTuple):
     kind: Literal["retention"] = "retention"
 
 
+class RefusedNotice(NamedTuple):
+    """`show` without `--line` found more matches than it prints (D19: exit status 3)."""
+
+    matches: int
+    capped: bool
+    kind: Literal["refused"] = "refused"
+
+
+class PastEndNotice(NamedTuple):
+    """`sample --page` past the last page: an empty page, and the pages there are."""
+
+    page: int
+    pages: int
+    kind: Literal["past_end"] = "past_end"
+
+
 Notice = (
     BroadNotice
     | CapNotice
@@ -125,6 +141,8 @@ Notice = (
     | SamePathNotice
     | NestedPathNotice
     | RetentionNotice
+    | RefusedNotice
+    | PastEndNotice
 )
 
 
@@ -140,29 +158,20 @@ def cap_notice(
     return CapNotice(term=term, path=path, last_path=last)
 
 
-def search_notices(
-    query: Query, tally: Tally, target: str, *, directory: bool, name_term: bool = False
-) -> list[Notice]:
+def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) -> list[Notice]:
     """The notices one search of `target` earns: broad, cap, short term, loose boundary,
     skipped, binary, no match.
 
     `directory` says the target was a directory (walked), not a named file.
     """
     notices: list[Notice] = []
-    term = query.term if name_term else None
     files = len(tally.files)
     if is_broad(tally.matches, files):
         notices.append(
-            BroadNotice(
-                matches=tally.matches,
-                files=files,
-                capped=tally.capped,
-                term=term,
-                mode=query.mode,
-            )
+            BroadNotice(matches=tally.matches, files=files, capped=tally.capped, mode=query.mode)
         )
     if tally.capped:
-        notices.append(cap_notice(tally, target, directory=directory, term=term))
+        notices.append(cap_notice(tally, target, directory=directory))
     if query.is_short:
         notices.append(ShortTermNotice(term=query.term))
     if loose := loose_boundary(query):
@@ -171,7 +180,7 @@ def search_notices(
         notices.append(SkippedNotice(files=tally.skipped))
     if tally.binary:
         notices.append(BinaryNotice(files=tally.binary, capped=tally.capped))
-    if not tally.files and not name_term:
+    if not tally.files:
         notices.append(NoMatchNotice(directory=directory, filtered=query.filters.active))
     return notices
 

@@ -48,10 +48,6 @@ class Searcher(Protocol):
         """rg's file types (`--type` names) and the file-name globs of each."""
         ...
 
-    def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
-        """`count` of each (query, target), each with its own cap, results in order."""
-        ...
-
     def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
         """`count` of each query under one `target`, each with its own cap, in order."""
         ...

@@ -67,14 +67,14 @@ def make_query(
 ) -> Query:
     """Validate one term; `what` names it in messages (`query` or `--term`)."""
     if term == "":
-        raise InputError(f"error: empty {what}; give a non-empty search term")
+        raise InputError(f"empty {what}; give a non-empty search term")
     if "\n" in term:
         # ripgrep matches within one line, so a term with a line break can never match;
         # rg itself would split it into several patterns, an OR the seed forbids.
-        raise InputError(f"error: {what} contains a line break; asrch matches within one line")
+        raise InputError(f"{what} contains a line break; asrch matches within one line")
     if mode is Mode.REGEX and has_unescaped_pipe(term):
         raise InputError(
-            f"error: --regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
+            f"--regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
             "with survey --term A --term B, or escape it as \\|"
         )
     return Query(term=term, mode=mode, ignore_case=ignore_case, filters=filters)

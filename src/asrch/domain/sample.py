@@ -6,7 +6,7 @@ from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_cou
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.lines import FileScan, Scope, SourceLine
 from asrch.domain.next_step import NO_STEP, Step, sample_step
-from asrch.domain.notices import Notice, RetentionNotice, search_notices
+from asrch.domain.notices import Notice, PastEndNotice, RetentionNotice, search_notices
 from asrch.domain.query import Query
 
 
@@ -102,7 +102,10 @@ def build_sample_report(
         capped=scan.capped,
         skipped=scan.skipped,
     )
-    notices = search_notices(query, tally, file, directory=False)
+    notices: list[Notice] = []
+    if page > pages:  # an empty page: the reader's choice, said first
+        notices.append(PastEndNotice(page=page, pages=pages))
+    notices += search_notices(query, tally, file, directory=False)
     if scan.matches > scan.kept:
         notices.append(RetentionNotice(kept=scan.kept))
     return SampleReport(

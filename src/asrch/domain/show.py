@@ -7,7 +7,13 @@ from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.lines import FileScan, FileWindow, Scope, SourceLine
 from asrch.domain.next_step import NO_STEP, Step, show_step
-from asrch.domain.notices import Notice, SkippedNotice, loose_boundary, search_notices
+from asrch.domain.notices import (
+    Notice,
+    RefusedNotice,
+    SkippedNotice,
+    loose_boundary,
+    search_notices,
+)
 from asrch.domain.query import Query
 from asrch.domain.sample import Snippet, scoped
 
@@ -46,8 +52,9 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         capped=scan.capped,
         skipped=scan.skipped,
     )
-    notices = tuple(search_notices(query, tally, file, directory=False))
     refused = scan.capped or scan.matches > SHOW_MAX_MATCHES
+    refusal = [RefusedNotice(matches=scan.matches, capped=scan.capped)] if refused else []
+    notices = (*refusal, *search_notices(query, tally, file, directory=False))
     snippets: tuple[Snippet, ...] = ()
     if not refused:
         by_number = {line.number: line for line in scan.lines}

@@ -68,16 +68,14 @@ class SurveyReport(NamedTuple):
 def check_survey_size(terms: Sequence[str], paths: Sequence[str]) -> None:
     """Both bounds are checked together, so both violations are said at once."""
     if not terms:
-        raise InputError(
-            f"error: survey needs at least one --term (1-{MAX_TERMS}), e.g. --term connect"
-        )
+        raise InputError(f"survey needs at least one --term (1-{MAX_TERMS}), e.g. --term connect")
     problems = []
     if len(terms) > MAX_TERMS:
         problems.append(f"{len(terms)} terms given, at most {MAX_TERMS} allowed")
     if len(paths) > MAX_PATHS:
         problems.append(f"{len(paths)} paths given, at most {MAX_PATHS} allowed")
     if problems:
-        raise InputError("error: " + "; ".join(problems) + "; narrow the comparison")
+        raise InputError("; ".join(problems) + "; narrow the comparison")
 
 
 def _dominant(paths: Sequence[str], tallies: Sequence[Tally]) -> str | None:

@@ -14,7 +14,7 @@ def resolve_rg(environ: dict[str, str] | None = None) -> str:
     if override:
         if not (os.path.isfile(override) and os.access(override, os.X_OK)):
             raise EngineError(
-                f"error: ASRCH_RG={quote(override)} is not an executable file; "
+                f"ASRCH_RG={quote(override)} is not an executable file; "
                 "point it at an rg binary or unset it"
             )
         return override
@@ -26,7 +26,7 @@ def resolve_rg(environ: dict[str, str] | None = None) -> str:
     if found:
         return found
     raise EngineError(
-        "error: rg (ripgrep) not found beside the interpreter or on PATH; "
+        "rg (ripgrep) not found beside the interpreter or on PATH; "
         "reinstall asrch (it depends on the ripgrep wheel) or set ASRCH_RG"
     )
 

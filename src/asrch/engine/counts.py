@@ -28,8 +28,7 @@ def parse_count_records(data: bytes) -> list[tuple[bytes, int]]:
     counts = [count for _, count in records]
     if sum(map(len, paths)) + sum(map(len, counts)) + 2 * len(records) != len(data):
         raise EngineError(
-            "error: rg printed a count record asrch cannot read; "
-            "check that ASRCH_RG points at ripgrep 14"
+            "rg printed a count record asrch cannot read; check that ASRCH_RG points at ripgrep 14"
         )
     return list(zip(paths, map(int, counts), strict=True))
 

@@ -81,10 +81,10 @@ def _open_regular(file: str, launch: Launch) -> int:
     try:
         fd = os.open(launch.here(file), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise InputError(f"error: cannot read {quote(file)}: {exc.strerror or exc}") from None
+        raise InputError(f"cannot read {quote(file)}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise InputError(f"error: {quote(file)} is not a regular file; give one file")
+        raise InputError(f"{quote(file)} is not a regular file; give one file")
     return fd
 
 

@@ -144,8 +144,7 @@ def last_line_number(block: bytes) -> int | None:
 
 def _unreadable(why: str) -> NoReturn:
     raise EngineError(
-        f"error: rg printed JSON asrch cannot read ({why}); "
-        "check that ASRCH_RG points at ripgrep 14"
+        f"rg printed JSON asrch cannot read ({why}); check that ASRCH_RG points at ripgrep 14"
     ) from None
 
 

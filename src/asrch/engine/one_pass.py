@@ -85,7 +85,7 @@ class BlockReader:
     def close(self) -> None:
         if self._rest:
             raise EngineError(
-                "error: rg's output ended inside a record; check that ASRCH_RG points at ripgrep 14"
+                "rg's output ended inside a record; check that ASRCH_RG points at ripgrep 14"
             )
 
 

@@ -1,10 +1,12 @@
 """One rg child: start it, stream its stdout, stop it early, always reap it."""
 
+import functools
 import os
 import signal
 import subprocess
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import IO, NamedTuple
 
@@ -14,9 +16,25 @@ from asrch.engine.stderr import RgSaid, judge, operands, read_stderr
 
 _CHUNK = 1 << 16
 
+STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1)
+"""Signals that would end asrch without unwinding (SIGQUIT with a core dump): the
+command line and the server take each as SIGTERM, stopping their rg children first
+(issue 20, item 15). SIGINT is Ctrl-C, Python's KeyboardInterrupt already."""
+
 
 _LIVE: set["subprocess.Popen[bytes]"] = set()
 _LIVE_LOCK = threading.Lock()
+
+
+_stopping = False
+
+
+def refuse_new_children() -> None:
+    """The process is ending (a signal came): every child started from now on is killed
+    at once. Survey's threads would otherwise go on from a killed rg to their next one,
+    and the command line would wait for it. Only sets a flag: a signal handler calls it."""
+    global _stopping  # noqa: PLW0603 (one process-wide state, like _LIVE)
+    _stopping = True
 
 
 def kill_all() -> None:
@@ -61,7 +79,7 @@ class Children:
                 return
         _kill(child)
         child.wait()
-        raise EngineError("error: the search was cancelled")
+        raise EngineError("the search was cancelled")
 
     def release(self, child: "subprocess.Popen[bytes]") -> None:
         with self._lock:
@@ -236,6 +254,47 @@ def _scratch() -> IO[bytes]:
     return tempfile.TemporaryFile()
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+@functools.cache
+def _prctl() -> "Callable[[int, int, int, int], int] | None":
+    """Linux's `prctl`, resolved once (None elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes  # noqa: PLC0415 (only when a child starts, not on the import path)
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    return prctl
+
+
+def _die_with_parent() -> "Callable[[], None] | None":
+    """What the child runs before exec, where Linux's `prctl` exists: the kernel then
+    SIGKILLs the child when its parent dies, even by SIGKILL, which no handler of ours
+    can see (issue 20, item 15), so no rg runs on under PID 1.
+
+    The death signal comes when the *thread* that started the child ends; every thread
+    that starts one waits for it, so the child is gone before that happens."""
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    parent = os.getpid()
+
+    def set_death_signal() -> None:
+        # Only a resolved C call and os functions: the child of a threaded process may
+        # not take locks another thread held at the fork.
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0)
+        if os.getppid() != parent:  # the parent died before the prctl took hold
+            os._exit(1)
+
+    return set_death_signal
+
+
 def _start(
     argv: list[str], stdout: int | IO[bytes], stderr: int | IO[bytes], launch: Launch
 ) -> "subprocess.Popen[bytes]":
@@ -249,14 +308,21 @@ def _start(
             cwd=launch.cwd,
             # A caller that stops its children (`Children`) kills each one's whole group.
             process_group=0 if launch.children is not None else None,
+            preexec_fn=_die_with_parent(),  # noqa: PLW1509 (async-signal-safe calls only)
         )
     except OSError as exc:
         raise EngineError(
-            f"error: cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
+            f"cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
             "reinstall asrch or set ASRCH_RG"
         ) from None
     with _LIVE_LOCK:
         _LIVE.add(child)
+        stopping = _stopping
+    if stopping:  # kill_all may have run before this child was in _LIVE
+        _kill(child)
+        child.wait()
+        _forget(child, launch)
+        raise EngineError("the search was cancelled")
     if launch.children is not None:
         try:
             launch.children.adopt(child)

@@ -90,8 +90,8 @@ class RipgrepSearcher:
         if reason is None or self._refusal(Query(term="x")) is not None:
             return complaint
         if query.mode is Mode.REGEX:
-            return InputError(f"error: invalid --regex query {quote(query.term)}: {reason}")
-        return InputError(f"error: rg cannot search for {quote(query.term)}: {reason}")
+            return InputError(f"invalid --regex query {quote(query.term)}: {reason}")
+        return InputError(f"rg cannot search for {quote(query.term)}: {reason}")
 
     def _refusal(self, query: Query) -> str | None:
         """rg's reason for refusing `query` alone, searched in empty input, or None."""
@@ -119,7 +119,7 @@ class RipgrepSearcher:
             if colon:
                 types[name] = tuple(g.strip() for g in globs.split(","))
         if not types:
-            raise EngineError("error: rg --type-list printed no types; check ASRCH_RG")
+            raise EngineError("rg --type-list printed no types; check ASRCH_RG")
         return types
 
     def scopes(self) -> Scopes:

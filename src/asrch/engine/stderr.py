@@ -57,7 +57,7 @@ class RgRefusedError(EngineError):
     """rg refused the search as a whole; the searcher finds out whose fault it is."""
 
     def __init__(self, reason: str) -> None:
-        super().__init__(f"error: rg cannot run the search: {reason}")
+        super().__init__(f"rg cannot run the search: {reason}")
         self.reason = reason
 
 
@@ -152,10 +152,10 @@ def judge(returncode: int, said: RgSaid) -> RgSaid:
     would be a false zero.
     """
     if returncode < 0:
-        raise EngineError(f"error: rg was killed by signal {-returncode}")
+        raise EngineError(f"rg was killed by signal {-returncode}")
     if said.complaint is not None and returncode in (0, 1, 2):
         raise RgRefusedError(reason_of(said.complaint))
     if returncode in (0, 1) or (returncode == 2 and said.skipped):
         return said
     detail = f": {reason_of(said.complaint)}" if said.complaint else ""
-    raise EngineError(f"error: rg failed with exit status {returncode}{detail}")
+    raise EngineError(f"rg failed with exit status {returncode}{detail}")

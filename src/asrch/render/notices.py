@@ -2,6 +2,7 @@
 
 from asrch.domain.boundaries import word_part
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
+from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BinaryNotice,
@@ -12,6 +13,8 @@ from asrch.domain.notices import (
     NestedPathNotice,
     NoMatchNotice,
     Notice,
+    PastEndNotice,
+    RefusedNotice,
     RetentionNotice,
     SamePathNotice,
     ShortTermNotice,
@@ -70,6 +73,15 @@ def _narrower(mode: Mode) -> str:
 
 def notice_text(notice: Notice) -> str:
     match notice:
+        case RefusedNotice():
+            at_least = "at least " if notice.capped else ""
+            return (
+                f"refused: {at_least}{notice.matches} matching lines, more than the "
+                f"{SHOW_MAX_MATCHES} show prints; narrow the term (a longer term, --identifier "
+                "or --word), or run sample and then show --line N"
+            )
+        case PastEndNotice():
+            return f"page {notice.page} is past the last page; valid pages: 1-{notice.pages}"
         case BroadNotice():
             at_least = "at least " if notice.capped else ""
             return (

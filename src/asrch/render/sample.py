@@ -7,19 +7,10 @@ from asrch.render.notices import notice_text
 from asrch.render.snippets import shown_path, snippet_lines
 from asrch.render.toon import Scalar, block, count
 
-PAST_END = "past_end"
-"""The kind of the note on a page past the last one (not a domain notice: a page number
-is the reader's choice, not something the search found)."""
-
 
 def sample_notes(report: SampleReport) -> list[tuple[str, str]]:
     """(kind, message) of every note, in the order the text prints them."""
-    notes = []
-    if report.past_end:
-        notes.append(
-            (PAST_END, f"page {report.page} is past the last page; valid pages: 1-{report.pages}")
-        )
-    return notes + [(n.kind, notice_text(n)) for n in report.notices]
+    return [(n.kind, notice_text(n)) for n in report.notices]
 
 
 def _hits(n: int) -> str:

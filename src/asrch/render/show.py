@@ -1,6 +1,6 @@
 """`show` report to text: a `show:` block, then snippets or the refusal note."""
 
-from asrch.domain.limits import SHOW_CONTEXT_DEFAULT, SHOW_MAX_MATCHES
+from asrch.domain.limits import SHOW_CONTEXT_DEFAULT
 from asrch.domain.show import ShowReport
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
@@ -8,24 +8,10 @@ from asrch.render.notices import notice_text
 from asrch.render.snippets import snippet_lines
 from asrch.render.toon import Scalar, block, count
 
-REFUSED = "refused"
-"""The kind of the refusal note (the report's `refused`, worded here)."""
-
 
 def show_notes(report: ShowReport) -> list[tuple[str, str]]:
     """(kind, message) of every note, in the order the text prints them."""
-    notes = []
-    if report.refused:
-        at_least = "at least " if report.capped else ""
-        notes.append(
-            (
-                REFUSED,
-                f"refused: {at_least}{report.matches} matching lines, more than the "
-                f"{SHOW_MAX_MATCHES} show prints; narrow the term (a longer term, --identifier "
-                "or --word), or run sample and then show --line N",
-            )
-        )
-    return notes + [(n.kind, notice_text(n)) for n in report.notices]
+    return [(n.kind, notice_text(n)) for n in report.notices]
 
 
 def window(report: ShowReport, line: int) -> tuple[int, int]:

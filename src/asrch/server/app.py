@@ -34,11 +34,12 @@ from asrch.commands.table import COMMANDS
 from asrch.contract.build import answer
 from asrch.contract.models import validated
 from asrch.contract.schema import schema
-from asrch.domain.errors import AsrchError
+from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.values import quote
 from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
+from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
 from asrch.server.roots import Roots
 from asrch.server.tools import Work, arguments_model, input_schema, work
@@ -60,9 +61,9 @@ def _text(text: str) -> list[TextContent]:
     return [TextContent(type="text", text=printed(text).decode("utf-8"))]
 
 
-def _refusal(message: str) -> CallToolResult:
-    """A tool error: the command line's one-line message (what it prints on stderr)."""
-    return CallToolResult(content=_text(message + "\n"), is_error=True)
+def _refusal(line: str) -> CallToolResult:
+    """A tool error: the command line's one line (what it prints on stderr)."""
+    return CallToolResult(content=_text(line + "\n"), is_error=True)
 
 
 class Calls:
@@ -88,17 +89,17 @@ class Calls:
             structured = validated(answer(answered.report)).model_dump(mode="json")
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
-            return _refusal(exc.message)
+            return _refusal(error_line(exc))
         except Exception as exc:  # a bug: one line, as the command line says it (D20)
-            return _refusal(f"error: internal error: {type(exc).__name__}: {quote(str(exc))}")
+            return _refusal(internal_error_line(exc))
 
 
-def _invalid(name: str, error: ValidationError) -> str:
+def _invalid(name: str, error: ValidationError) -> InputError:
     """A call whose arguments do not fit the tool's schema, in one line naming each."""
     problems = "; ".join(
         f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
     )
-    return f"error: invalid arguments for {name}: {problems}"
+    return InputError(f"invalid arguments for {name}: {problems}")
 
 
 @cache
@@ -131,13 +132,14 @@ def build_server(roots: Roots | Sequence[str], *, rg: str | None = None) -> Serv
     ) -> CallToolResult:
         name = params.name
         if name not in COMMANDS:
-            return _refusal(
-                f"error: unknown tool: {quote(name)}; the tools are " + ", ".join(COMMANDS)
+            unknown = InputError(
+                f"unknown tool: {quote(name)}; the tools are {', '.join(COMMANDS)}"
             )
+            return _refusal(error_line(unknown))
         try:
             given = arguments_model(name).model_validate(params.arguments or {})
         except ValidationError as exc:
-            return _refusal(_invalid(name, exc))
+            return _refusal(error_line(_invalid(name, exc)))
         return await calls.answer(work(name, confined, dict(given)))
 
     return Server(

@@ -24,10 +24,18 @@ class Roots:
     def of(cls, given: Sequence[str]) -> "Roots":
         """The roots named by `--root` (default: the working directory), each checked."""
         real = []
-        for root in given or (os.getcwd(),):
+        if not given:
+            try:
+                given = (os.getcwd(),)
+            except FileNotFoundError:
+                raise InputError(
+                    "the working directory no longer exists; start asrch mcp in a "
+                    "directory, or give --root DIR"
+                ) from None
+        for root in given:
             if not os.path.isdir(root):
                 what = "does not exist" if not os.path.exists(root) else "is not a directory"
-                raise InputError(f"error: --root {quote(root)} {what}; give a directory")
+                raise InputError(f"--root {quote(root)} {what}; give a directory")
             real.append(os.path.realpath(root))
         return cls(tuple(dict.fromkeys(real)))
 
@@ -36,14 +44,28 @@ class Roots:
         return self.real[0]
 
     def confine(self, path: str, what: str = "path") -> str:
-        """`path` unchanged if it resolves inside a root; else the one-line refusal."""
+        """What the search is given for `path` if it resolves inside a root (else the
+        one-line refusal): what was checked, so that a symlink swapped between the
+        check and rg's open cannot lead it elsewhere (issue 20, item 9).
+
+        A path through a symlink or with a `..` is given as where it resolves: relative
+        to the first root if it was relative and lands under it, else absolute. Any
+        other path is given as typed: what rg opens is then what was checked, component
+        by component (`./src/net/` stays as the command line would print it)."""
         refuse_nul(path, what)
-        landed = os.path.realpath(os.path.join(self.first, path))
+        if path == "":
+            return path  # the use case's own error names it
+        joined = os.path.join(self.first, path)
+        landed = os.path.realpath(joined)
         if any(_within(landed, root) for root in self.real):
-            return path
+            if ".." not in path.split("/") and landed == os.path.normpath(joined):
+                return path
+            if os.path.isabs(path) or not _within(landed, self.first):
+                return landed
+            return os.path.relpath(landed, self.first)
         listed = ", ".join(quote(root) for root in self.real)
         raise InputError(
-            f"error: {what} {quote(path)} is outside the server's roots ({listed}); "
+            f"{what} {quote(path)} is outside the server's roots ({listed}); "
             "give a path inside one (relative paths start at the first)"
         )
 
@@ -52,7 +74,7 @@ def refuse_nul(value: str, what: str) -> None:
     """A JSON string may hold U+0000, which no file name or rg argument can (a command
     line cannot pass one at all): an input error, not a crash in `os` or `subprocess`."""
     if "\0" in value:
-        raise InputError(f"error: {what} {quote(value)} holds a NUL character; remove it")
+        raise InputError(f"{what} {quote(value)} holds a NUL character; remove it")
 
 
 def _within(path: str, root: str) -> bool:

@@ -1,7 +1,9 @@
 """`asrch mcp`: serve the tools over stdio until the client hangs up or a signal comes.
 
-SIGTERM and SIGINT cancel the server as a hang-up does: every call in flight is
-cancelled, which stops and reaps its rg children, and the process exits 0.
+SIGTERM, SIGINT, SIGHUP, SIGQUIT and SIGUSR1 cancel the server as a hang-up does:
+every call in flight is cancelled, which stops and reaps its rg children, and the
+process exits 0. A SIGKILL cannot be caught: each rg child dies with the server
+(`engine.process`, the parent-death signal).
 
 Requests are read from stdin by `StdinLines`, which waits for input in the event loop:
 the SDK's own reader blocks a worker thread in `readline`, which no cancellation can
@@ -18,9 +20,10 @@ import anyio.lowlevel
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from asrch.engine.process import kill_all
+from asrch.engine.process import STOPPING_SIGNALS, kill_all
 from asrch.server.app import build_server
 from asrch.server.roots import Roots
+from asrch.server.wire import CheckedLines
 
 _CHUNK = 1 << 16
 
@@ -79,13 +82,18 @@ async def _serve(server: Server[Any]) -> None:
     async with anyio.create_task_group() as group:
 
         async def stop_on_signal() -> None:
-            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            stopping = (signal.SIGINT, *STOPPING_SIGNALS)
+            with anyio.open_signal_receiver(*stopping) as signals:
                 async for _ in signals:
                     group.cancel_scope.cancel()
                     return
 
         group.start_soon(stop_on_signal)
-        stdin = cast("anyio.AsyncFile[str]", StdinLines())  # read by `async for` only
+        # Read by `async for` only; a line that is no JSON-RPC message is answered
+        # here (`asrch.server.wire`), not dropped by the SDK's reader.
+        lines = CheckedLines(StdinLines())
+        stdin = cast("anyio.AsyncFile[str]", lines)
         async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+            lines.attach(write_stream)
             await server.run(read_stream, write_stream, server.create_initialization_options())
         group.cancel_scope.cancel()

@@ -74,11 +74,13 @@ def checked(command: Command, roots: Roots, given: Mapping[str, Any]) -> dict[st
         value = given.get(argument.tool_key)
         if argument.check and value is not None:
             items = [value] if isinstance(value, str) else list(value)
-            for item in items:
-                if argument.check == "text":
+            if argument.check == "text":
+                for item in items:
                     refuse_nul(item, argument.shown)
-                else:
-                    roots.confine(item, argument.shown)
+            else:
+                # The use case gets what was checked (issue 20, item 9: `Roots.confine`).
+                confined = [roots.confine(item, argument.shown) for item in items]
+                value = confined[0] if isinstance(value, str) else confined
         values[argument.name] = value
     return values
 

@@ -1,0 +1,108 @@
+"""D31's cost: `show --line` on a 150 KB C file, with the grammar and without one.
+
+Two views, in the same run:
+
+- in process: `TreeSitterScopes().of(file, [line])` for the middle line, first call (the
+  grammar loaded, the file read and parsed) and later calls (the parser reused), medians;
+- whole processes, interleaved: `asrch show --line N` on the file as `.c` (scope lines)
+  and on the same bytes as `.txt` (no grammar: tree-sitter is not even imported); the
+  difference of the medians is what scope lines cost an agent's call.
+
+The file is `ASRCH_C_FILE` (e.g. curl's lib/http.c, 157 KB), else a generated one of
+150 KB: functions with nested blocks, structs, and a table initializer.
+
+    python -m bench.scopes [--repeat N]
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PY = sys.executable
+_SCRIPT = Path(PY).parent / "asrch"
+ASRCH = [str(_SCRIPT)] if _SCRIPT.exists() else [PY, "-m", "asrch"]
+TARGET = 150_000
+
+
+def generated_c(path: Path) -> None:
+    parts = ["#include <stdio.h>\n\nstatic const int table[] = {\n"]
+    parts += [f"  {i}, {i * 2}, {i * 3},\n" for i in range(200)]
+    parts.append("};\n\n")
+    n = 0
+    while sum(map(len, parts)) < TARGET:
+        parts.append(
+            f"struct record_{n} {{\n  int id;\n  const char *name;\n}};\n\n"
+            f"static int\nhandle_{n}(struct record_{n} *r, int flags)\n{{\n"
+            "  int total = 0;\n  for(int i = 0; i < flags; i++) {\n"
+            "    if(r->id > i) {\n      total += i;\n    }\n    else {\n"
+            '      printf("%s\\n", r->name);\n    }\n  }\n  return total;\n}\n\n'
+        )
+        n += 1
+    path.write_text("".join(parts))
+
+
+def _run(argv: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, check=True)
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        source = os.environ.get("ASRCH_C_FILE")
+        c_file = root / "big.c"
+        if source:
+            shutil.copyfile(source, c_file)
+        else:
+            generated_c(c_file)
+        shutil.copyfile(c_file, root / "big.txt")
+        data = c_file.read_bytes()
+        lines = data.count(b"\n")
+        line = lines // 2
+        # In process: the parse alone.
+        from asrch.engine.scopes import TreeSitterScopes
+
+        start = time.perf_counter()
+        first = TreeSitterScopes(cwd=tmp).of("big.c", [line])
+        cold = (time.perf_counter() - start) * 1000
+        warm = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            TreeSitterScopes(cwd=tmp).of("big.c", [line])
+            warm.append((time.perf_counter() - start) * 1000)
+        # Whole processes, interleaved.
+        with_grammar, without, rg = [], [], []
+        from asrch.engine.binary import resolve_rg
+
+        rg_argv = [resolve_rg(), "--no-config", "--count", "-e", ".", "big.c"]
+        argv = [*ASRCH, "show", "--regex", ".", "--line", str(line)]
+        for _ in range(args.repeat):
+            with_grammar.append(_run([*argv, "big.c"], root))
+            without.append(_run([*argv, "big.txt"], root))
+            rg.append(_run(rg_argv, root))
+        a, b = statistics.median(with_grammar), statistics.median(without)
+        print(f"file: {source or 'generated'}, {len(data)} bytes, {lines} lines, line {line}")
+        print(f"scope of line {line}: {[s.line for s in first.get(line, ())]}")
+        print(f"{'row':<52}{'median ms':>10}")
+        print(f"{'scopes.of, first call (import, grammar, parse)':<52}{cold:>10.1f}")
+        reused = "scopes.of, parser reused (read + parse + walk)"
+        print(f"{reused:<52}{statistics.median(warm):>10.1f}")
+        print(f"{'  the same, fastest run (least disturbed by load)':<52}{min(warm):>10.1f}")
+        print(f"{'asrch show --line, .c (scope lines)':<52}{a:>10.1f}")
+        print(f"{'asrch show --line, same bytes as .txt (no grammar)':<52}{b:>10.1f}")
+        print(f"{'difference: what scope lines cost the call':<52}{a - b:>10.1f}")
+        print(f"{'reference: rg --count on the same file':<52}{statistics.median(rg):>10.1f}")
+
+
+if __name__ == "__main__":
+    main()

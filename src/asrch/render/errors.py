@@ -1,0 +1,20 @@
+"""How an error is printed: one line, `error: ` and the error's own words (D20).
+
+The errors carry their message without this prefix; the two places that print them (the
+command line's stderr, a tool's error result) add it here, so both say the same line.
+"""
+
+from asrch.domain.errors import AsrchError
+from asrch.domain.values import quote
+
+PREFIX = "error: "
+
+
+def error_line(error: AsrchError) -> str:
+    """The line an error prints, without its newline."""
+    return PREFIX + error.message
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """A bug in asrch, named in one line instead of a traceback."""
+    return f"{PREFIX}internal error: {type(exc).__name__}: {quote(str(exc))}"
