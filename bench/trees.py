@@ -132,3 +132,59 @@ def _copy(src: Path, files: list[tuple[Path, int]], dest: Path) -> None:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes((src / rel).read_bytes())
+
+
+# --- issue 23: the survey's bounds -----------------------------------------------------
+
+REPETITIVE_LINE = (
+    b"import asyncio, socket, pickle, thread; class Tkinter(frozenset): "
+    b"decode = lambda: (yield); raise\n"
+)
+"""One line holding every term of the bench's survey (bench.run.SURVEY_TERMS)."""
+
+
+def repetitive(total: int = 576 << 20, files: int = 72) -> Path:
+    """`files` files of the same line over and over, `total` bytes in all: every term is
+    past the 50,000-line cap within the first file. Built once under .bench-cache/."""
+    root = CACHE / f"repetitive-{total}-{files}"
+    done = root / ".complete"
+    if done.exists():
+        return root
+    root.mkdir(parents=True, exist_ok=True)
+    per_file = total // files
+    body = REPETITIVE_LINE * (per_file // len(REPETITIVE_LINE))
+    for k in range(files):
+        (root / f"same{k:03d}.py").write_bytes(body)
+    done.write_text("ok\n")
+    return root
+
+
+def one_long_line(size: int = 200 << 20) -> Path:
+    """A directory holding one file of one line of `size` bytes (minified-like text with
+    the bench's survey terms in it). Built once under .bench-cache/."""
+    root = CACHE / f"long-line-{size}"
+    path = root / "minified.js"
+    done = root / ".complete"
+    if done.exists():
+        return root
+    root.mkdir(parents=True, exist_ok=True)
+    unit = b"var a=import_socket(lambda){decode(x);yield b};class c extends thread{};"
+    path.write_bytes((unit * (size // len(unit) + 1))[:size] + b"\n")
+    done.write_text("ok\n")
+    return root
+
+
+def long_line_file(size: int = 300_000_000) -> Path:
+    """A directory holding `long.txt`: a short line, one line of `size` bytes with one
+    `needle` at its head (minified text), a short line (for `show --line 2`). Built once
+    under .bench-cache/."""
+    root = CACHE / f"long-show-{size}"
+    done = root / ".complete"
+    if done.exists():
+        return root
+    root.mkdir(parents=True, exist_ok=True)
+    unit = b"var hay=stack; "
+    line = (b"needle; " + unit * (size // len(unit) + 1))[:size]
+    (root / "long.txt").write_bytes(b"first needle\n" + line + b"\nlast needle\n")
+    done.write_text("ok\n")
+    return root

@@ -5,8 +5,10 @@ Every Tally it gives must equal the D9 reference scan of that term alone
 (`count_files`), file by file, with the cap, the binary files met and the skips.
 """
 
+import contextlib
 import itertools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from asrch.domain.counting import Tally
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
+from asrch.engine import one_pass
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from asrch.engine.json_events import tally_from_json
@@ -44,7 +47,21 @@ def _check(queries: list[Query], target: str, cap: int) -> list[Tally]:
     got = count_terms(RG, queries, target, cap=cap)
     assert got == _reference(queries, target, cap)
     assert got == [count_files(RG, q, target, cap=cap) for q in queries]
+    # Batches of a file or two: many judged while rg walks, terms dropped at their cap,
+    # rg stopped once every term has its lines.
+    with _tiny_batches():
+        assert count_terms(RG, queries, target, cap=cap) == got
     return got
+
+
+@contextlib.contextmanager
+def _tiny_batches() -> Iterator[None]:
+    saved = one_pass._BATCH_FIRST, one_pass._BATCH_MAX
+    one_pass._BATCH_FIRST, one_pass._BATCH_MAX = 1, 16
+    try:
+        yield
+    finally:
+        one_pass._BATCH_FIRST, one_pass._BATCH_MAX = saved
 
 
 # Fragments that make terms overlap (`ab` in `aab`, `b_` after `a`), sit next to word
@@ -146,6 +163,18 @@ def test_binary_files_count_as_alone(tmp_path: Path) -> None:
     assert got[0].binary == 2
 
 
+def test_a_line_that_looks_like_the_binary_warning(tmp_path: Path) -> None:
+    """A text file whose last matching line is rg's binary warning for its own name is
+    counted as text (the one-pass plan checks its guess against rg's own list)."""
+    _write(tmp_path, {"a.txt": b"needle\n", "b.bin": b"needle 1\n" + b"x" * 200_000 + b"\0"})
+    fake = rb'needle: WARNING: stopped searching binary file after match (found "\0" byte'
+    (tmp_path / "c.txt").write_bytes(
+        b"needle\n" + os.fsencode(tmp_path / "c.txt") + fake[6:] + b" around offset 9)\n"
+    )
+    got = _check([Query(term="needle"), Query(term="WARNING")], str(tmp_path), SCAN_CAP)
+    assert [t.matches for t in got] == [2, 1]
+
+
 def test_names_with_newlines_and_nuls_in_lines(tmp_path: Path) -> None:
     """A name with newlines (even an empty line inside it) is read to its NUL."""
     _write(
@@ -194,25 +223,50 @@ def test_block_reader_in_any_chunks(
     bounds = sorted({min(c, len(stream)) for c in cuts} | {0, len(stream)})
     reader = BlockReader()
     got: list[tuple[bytes, bytes]] = []
+    body = b""
+    path = b""
     for start, end in itertools.pairwise(bounds):
-        for path, offset, length, lines in reader.feed(stream[start:end]):
-            piece = stream[offset : offset + length]
-            assert piece.endswith(b"\n")
+        for path, parts, lines, ends in reader.feed(stream[start:end]):
+            piece = b"".join(parts)
+            assert piece.endswith(b"\n") or (piece == b"" and ends)
             assert lines == piece.count(b"\n")
-            if got and got[-1][0] == path:
-                got[-1] = (path, got[-1][1] + piece)
-            else:
-                got.append((path, piece))
+            body += piece
+            if ends:
+                got.append((path, body))
+                body = b""
     reader.close()
-    want = [(p, b"".join(ln + b"\n" for ln in lines)) for p, lines in records]
-    # Two records with the same path in a row merge; rg prints a path once.
-    merged: list[tuple[bytes, bytes]] = []
-    for path, body in want:
-        if merged and merged[-1][0] == path:
-            merged[-1] = (path, merged[-1][1] + body)
-        else:
-            merged.append((path, body))
-    assert got == merged
+    if body:
+        got.append((path, body))  # the last file: no separator after it
+    assert got == [(p, b"".join(ln + b"\n" for ln in lines)) for p, lines in records]
+
+
+def test_block_reader_never_joins_a_long_line() -> None:
+    """A line in many chunks comes out as those chunks when its end comes: no chunk is
+    copied again while it grows, nor joined after (issue 20, item 10)."""
+    reader = BlockReader()
+    assert list(reader.feed(b"path\0" + b"x" * 10)) == []
+    chunks = [b"x" * 1000 for _ in range(1000)]
+    for chunk in chunks:
+        assert list(reader.feed(chunk)) == []
+    [(path, parts, lines, ends), following] = reader.feed(b"x\n\nnext\0y\n")
+    assert (path, len(parts), lines, ends) == (b"path", 1002, 1, True)
+    assert following == (b"next", (b"y\n",), 1, False)
+    assert all(part is chunk for part, chunk in zip(parts[1:], chunks, strict=False))
+    assert b"".join(parts) == b"x" * 1_000_011 + b"\n"
+    assert reader.feed(b"z\n") == [(b"next", (b"z\n",), 1, False)]
+
+
+def test_the_binary_warning_split_across_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rg's warning line read in pieces of any size is still seen as the warning: no
+    fallback to the per-term plan."""
+    _write(tmp_path, {"a.bin": b"needle\n" + b"x" * 200_000 + b"\0", "b.txt": b"needle\n"})
+    monkeypatch.setattr(one_pass, "count_files", None)  # the fallback must not run
+    for size in (7, 50, 1 << 20):
+        monkeypatch.setattr(one_pass, "_READ", size)
+        [tally] = count_terms(RG, [Query(term="needle")], str(tmp_path), cap=SCAN_CAP)
+        assert (tally.matches, tally.binary) == (1, 1)
 
 
 def _survey_overall(args: list[str], cwd: Path) -> list[str]:
@@ -246,8 +300,6 @@ def test_survey_nested_paths_equal_per_term_counts(mode: Mode) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_small_reads(tmp_path: Path, mode: Mode, monkeypatch: pytest.MonkeyPatch) -> None:
     """rg's output read 7 bytes at a time: records split anywhere."""
-    from asrch.engine import one_pass
-
     monkeypatch.setattr(one_pass, "_READ", 7)
     _write(
         tmp_path,

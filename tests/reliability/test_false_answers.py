@@ -117,3 +117,28 @@ def test_globs_on_an_absolute_path_keep_what_rg_keeps(
     rows = table(run.out, "top_files[path,matches]:")
     assert {os.path.join(target, row[0]) for row in rows} == kept, str(run)
     assert field(run.out, "files") == str(len(kept))
+
+
+def _overall(out: str) -> dict[str, int]:
+    return {row[0]: int(row[1]) for row in table(out, "overall[term,matches,files,dominant_path]:")}
+
+
+@pytest.mark.parametrize(
+    "name", [b"late\xff.dat", b"late.dat", b"WARNING: x.dat", b"sub\xfe/late.dat"]
+)
+def test_survey_counts_no_binary_file_and_no_warning_of_rgs(tmp_path: Path, name: bytes) -> None:
+    """A file with matches before a NUL past rg's first buffer is binary whatever its
+    name: survey counts none of its lines, nor rg's `WARNING: stopped searching binary
+    file` line, and says what scout says (issue 20, item 2)."""
+    root = os.fsencode(tmp_path / "d")
+    os.makedirs(os.path.dirname(root + b"/" + name), exist_ok=True)
+    with open(root + b"/" + name, "wb") as out:
+        out.write(b"needle early\n" + b"x" * 300_000 + b"\n\0\n")
+    (tmp_path / "d" / "ok.txt").write_text("needle and binary\n")
+    terms = ["needle", "WARNING", "binary", "stopped", "offset"]
+    survey = asrch("survey", *(f"--term={t}" for t in terms), "d", cwd=tmp_path)
+    check_invariants(survey, frozenset({0}))
+    for term in terms:
+        scout = asrch("scout", term, "d", cwd=tmp_path)
+        assert _overall(survey.out)[term] == int(field(scout.out, "matches")), str(survey)
+    assert [n for n in notes(survey.out) if "binary" in n], str(survey)

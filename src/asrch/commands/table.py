@@ -152,7 +152,7 @@ COMMON: tuple[Argument, ...] = (
         "ignore_case",
         "flag",
         False,
-        "letters match in either case, in any mode",
+        "either case, in any mode",
         "Letters match in either case, in every mode.",
         aliases=("-i",),
         role="search",
@@ -161,7 +161,7 @@ COMMON: tuple[Argument, ...] = (
         "type",
         "texts",
         (),
-        "only files of rg's type NAME (`rg --type-list`); repeatable",
+        "only files of rg's type NAME (asrch --type-list); repeatable",
         "Only files of these ripgrep types (names of `rg --type-list`, e.g. py, rust, js); "
         "none: every type. An unknown name is an error listing close ones.",
         metavar="NAME",
@@ -173,8 +173,7 @@ COMMON: tuple[Argument, ...] = (
         "texts",
         (),
         "only files matching GLOB, none matching !GLOB; repeatable;\n"
-        "with a /, GLOB matches the path as typed from here (src/**);\n"
-        "without, a name at any depth (*.py)",
+        "with a /, the path from here (src/**); without, a name (*.py)",
         "Only files matching one of these globs (relative to the searched path, as "
         ".gitignore reads them), and none matching a `!GLOB` one. Filters only narrow: they "
         "never bring back an ignored or excluded file.",
@@ -186,7 +185,7 @@ COMMON: tuple[Argument, ...] = (
         "format",
         "choice",
         "text",
-        "text (default) or json: one JSON object, the same numbers",
+        "text (default) or json: one JSON object",
         None,
         metavar="F",
         choices=("text", "json"),
@@ -299,10 +298,9 @@ def load(name: str) -> Callable[..., Any]:
 SURVEY = Command(
     "survey",
     "compare up to 12 terms across up to 8 paths (no match bodies)",
-    "Compare up to 12 terms across up to 8 paths (default .): per term the matching\n"
-    "lines, files and the dominant path; per path the terms that matched there, with\n"
-    "the file holding most of them. No match bodies. Every term x path pair is its own\n"
-    "search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice.",
+    "Compare terms across paths (default .): per term its matching lines, files and\n"
+    "dominant path; per path the terms found there and their top file. Each term x\n"
+    "path pair stops at 50000 lines (`>=N`).",
     (
         Argument(
             "term",
@@ -334,7 +332,7 @@ SURVEY = Command(
     (
         "asrch survey --term connect --term retry src docs",
         "asrch survey --identifier --term id --term idx src",
-        "asrch survey --term=-e .      (a term that starts with -)",
+        "asrch survey --term=-e .      (a term starting with -)",
         "asrch survey -i --term rollover --term should_rollover .",
         "asrch survey --type c --term autocrlf --term safecrlf .",
         "asrch survey --glob '!t/**' --term autocrlf --term safecrlf .",
@@ -351,9 +349,8 @@ SURVEY = Command(
 SCOUT = Command(
     "scout",
     "one term: matching lines, files, top 5 directories, top 5 files",
-    "Count the lines matching QUERY under PATH (default .) and show where they are:\n"
-    "the top 5 directories and top 5 files, paths relative to PATH. The scan stops\n"
-    "at 50000 matching lines and says `at least`.",
+    "Count the lines matching QUERY under PATH (default .): the top 5 directories\n"
+    "and files, paths relative to PATH; stops at 50000 lines (`at least`).",
     (
         QUERY,
         Argument(
@@ -372,7 +369,7 @@ SCOUT = Command(
     (
         "asrch scout connect src",
         "asrch scout --identifier id .",
-        "asrch scout -- --files      (a term that starts with -)",
+        "asrch scout -- --files      (a term starting with -)",
         "asrch scout -i rollover src",
         "asrch scout --type c autocrlf .",
         "asrch scout --glob '!t/**' autocrlf .",
@@ -388,10 +385,8 @@ SCOUT = Command(
 SAMPLE = Command(
     "sample",
     "one term in one file: clusters of nearby matches, paged",
-    "Group the lines of FILE (one regular file) that match QUERY into clusters:\n"
-    "matches at most 2 lines apart share one. Each cluster prints its range, its\n"
-    "hit count, and its first and last match with one line before and after.\n"
-    "Clusters are paged in file order; only the first 5000 matches are clustered.",
+    "Cluster FILE's first 5000 matches (at most 2 lines apart share one), a page\n"
+    "at a time: each cluster's range, hits, first and last match, a line around.",
     (
         QUERY,
         FILE,
@@ -436,9 +431,8 @@ SAMPLE = Command(
 SHOW = Command(
     "show",
     f"one term in one file: up to {SHOW_MAX_MATCHES} matches with context, or --line N",
-    "Print the lines of FILE (one regular file) that match QUERY, with context.\n"
-    f"More than {SHOW_MAX_MATCHES} matching lines: no snippet, a note to narrow, exit "
-    "status 3.\nWith --line N: only the lines around N (matches marked `:`), never refused.",
+    f"Print FILE's matches with context; more than {SHOW_MAX_MATCHES}: refused, a note "
+    "(exit 3).\nWith --line N: the lines around N (matches marked `:`), never refused.",
     (
         QUERY,
         FILE,

@@ -81,7 +81,7 @@ def as_typed(printed: str, path: str) -> str:
 
 
 def count_argv(
-    rg: str, query: Query, target: str, *, sort: bool = True, log_binary: bool = True
+    rg: str, query: Query, target: str, *, sort: bool = True, log_binary: bool = False
 ) -> list[str]:
     """Per-file matched-line counts, NUL after each path (in path order if `sort`);
     with `log_binary`, rg's debug log names each binary file met while walking."""
@@ -97,6 +97,37 @@ def count_argv(
         "--",
         operand(target),
     ]
+
+
+# rg 14.1 canonicalizes every path it prints (for hyperlinks, even when it prints
+# none): a `getcwd` and a `readlink` per component. With NUL as the path separator
+# the canonicalization fails at once, in memory, and a record per searched file costs
+# a write instead of ~8 system calls (docs/reliability.md, *Binary files*).
+NUL_SEPARATOR = "--path-separator=\\x00"
+
+
+def census_argv(rg: str, query: Query, target: str) -> list[str]:
+    """A count record for every file rg searched and did not stop at a NUL byte, zero
+    included (`PATH NUL COUNT LF`, `/` in PATH printed as NUL), then rg's statistics:
+    `N files searched` counts the binary files too, so they are the difference."""
+    return [
+        rg,
+        *BASE_FLAGS,
+        "--count",
+        "--include-zero",
+        "--stats",
+        "--with-filename",
+        "--null",
+        NUL_SEPARATOR,
+        *pattern_args(query),
+        "--",
+        operand(target),
+    ]
+
+
+def files_argv(rg: str, target: str) -> list[str]:
+    """The files a search of `target` walks to, NUL after each (no file is opened)."""
+    return [rg, *BASE_FLAGS, "--files", "--null", "--", operand(target)]
 
 
 def json_argv(
@@ -129,8 +160,9 @@ def pattern_probe_argv(rg: str, query: Query) -> list[str]:
 
 def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
     """Every line matching any of the queries (one mode), once, grouped per file:
-    `PATH NUL` then the lines, a blank line before each next file; parallel, unsorted.
-    With the debug log naming each binary file met while walking."""
+    `PATH NUL` then the lines, a blank line before each next file; in path order (one
+    walking thread: the reader judges while rg walks). With the debug log naming each
+    binary file met while walking."""
     flags = pattern_args(queries[0])
     mode_flags = [f for f in flags if not f.startswith("--regexp=")]
     return [
@@ -142,6 +174,7 @@ def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
         "--null",
         "--no-line-number",
         "--color=never",
+        "--sort=path",
         *mode_flags,
         *(arg for q in queries for arg in pattern_args(q) if arg.startswith("--regexp=")),
         "--",
@@ -150,8 +183,12 @@ def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
 
 
 def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str]:
-    """`N:` for each match of the query in `lines` (a file of lines rg already matched
-    while walking, so no binary rule and no walk), stopped after `cap` matching lines.
+    """`N:[Omitted long matching line]` for each line of `lines` (a file of lines rg
+    already matched while walking, so no binary rule and no walk) that the query
+    matches, stopped after `cap` of them. `--max-columns=1` omits every line (a matched
+    line is never empty, and its LF counts): one short record a line whatever its length
+    or number of matches. `--mmap`: a line of 200 MB is searched where it lies, not
+    read into rg's growing buffer first (≈10× less CPU on one such line).
 
     `--encoding=none`: the file starts with whatever line matched first; rg must not
     sniff a byte-order mark there (FF FE would turn the whole file into UTF-16). The
@@ -161,10 +198,9 @@ def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str
         "--no-config",
         "--encoding=none",
         "--text",
-        "--no-mmap",
+        "--mmap",
         "--line-number",
-        "--only-matching",
-        "--replace=",
+        "--max-columns=1",
         f"--max-count={cap}",
         *pattern_args(query),
         "--",

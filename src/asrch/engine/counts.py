@@ -1,14 +1,23 @@
-"""The counting plan: `rg --count --with-filename --null`, parsed and put in path order."""
+"""The counting plan: `rg --count --with-filename --null`, parsed and put in path order.
 
+Binary files are counted as rg decides them, from rg's own numbers (`census_argv`):
+with `--include-zero` rg prints a record for every file it searched except those it
+stopped reading at a NUL byte, and `--stats` says how many files it searched in all;
+the binary files are the difference. Their names are wanted only when a scan is cut at
+the cap or filtered (D30): then they are the files `rg --files` walks to that rg
+neither counted nor failed to read. Every name is rg's bytes, whatever the encoding.
+"""
+
+import os
 import re
 from collections.abc import Callable, Iterable
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
-from asrch.engine.argv import as_typed, count_argv, operand
+from asrch.engine.argv import as_typed, census_argv, files_argv, operand
 from asrch.engine.process import HERE, Launch, run_to_end
-from asrch.engine.stderr import RgSaid
+from asrch.engine.stderr import RgSaid, failed_paths
 
 # One record: a path (any byte but NUL; newlines included), NUL, decimal count, LF.
 _RECORD = re.compile(rb"([^\0]*)\0([0-9]+)\n")
@@ -56,6 +65,162 @@ def in_path_order(found: list[tuple[bytes, int]]) -> list[tuple[bytes, int]]:
     return [found[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
 
 
+# rg's `--stats` block, after the records: 8 lines, the first one empty.
+_STATS = re.compile(
+    rb"\n([0-9]+) matches\n[0-9]+ matched lines\n[0-9]+ files contained matches\n"
+    rb"([0-9]+) files searched\n[0-9]+ bytes printed\n[0-9]+ bytes searched\n"
+    rb"[0-9.]+ seconds spent searching\n[0-9.]+ seconds\n\Z"
+)
+# The end of a census record with a match: NUL, a count that is not 0, LF.
+_MATCHED_END = re.compile(rb"\0([1-9][0-9]*)\n")
+_ZERO_END = b"\x000\n"
+
+
+class Census:
+    """What one `census_argv` run said: every file rg read to the end with its count
+    (zero included), and how many files it searched in all (binary ones included).
+
+    `body` holds one `PATH NUL COUNT LF` record a line, no path holding a LF; `/` in a
+    path is NUL when `separator` is NUL (and restored here).
+    """
+
+    def __init__(
+        self,
+        body: bytes,
+        files: int,
+        searched: int,
+        separator: bytes,
+        ends: "list[re.Match[bytes]] | None" = None,
+    ) -> None:
+        self._body = body
+        self.files = files
+        self.searched = searched
+        self._separator = separator
+        self._ends = ends
+        """Where the records with a match end (`_MATCHED_END`), if known."""
+
+    @property
+    def binary(self) -> int:
+        """The files rg stopped reading at a NUL byte."""
+        return self.searched - self.files
+
+    def _path(self, path: bytes) -> bytes:
+        return path.replace(self._separator, b"/") if self._separator != b"/" else path
+
+    def matched(self) -> list[tuple[bytes, int]]:
+        """(path, matched lines) of each file with a match, in rg's order."""
+        body = self._body
+        ends = self._ends if self._ends is not None else _MATCHED_END.finditer(body)
+        return [
+            (self._path(body[body.rfind(b"\n", 0, m.start()) + 1 : m.start()]), int(m[1]))
+            for m in ends
+        ]
+
+    def read(self) -> set[bytes]:
+        """Every file rg read to the end."""
+        lines = self._body.split(b"\n")[:-1]
+        return {self._path(line.rpartition(b"\0")[0]) for line in lines}
+
+
+def _garbled() -> EngineError:
+    return EngineError(
+        "rg printed a count record asrch cannot read; check that ASRCH_RG points at ripgrep 14"
+    )
+
+
+def _split_stats(data: bytes) -> tuple[bytes, int]:
+    """The records before rg's `--stats` block, and its `N files searched`."""
+    tail = data[-1024:]
+    stats = _STATS.search(tail)
+    if stats is None:
+        raise _garbled()
+    return data[: len(data) - len(tail) + stats.start()], int(stats[2])
+
+
+def parse_census(data: bytes, target: str) -> Census | None:
+    """The census in `data` (NUL as the separator), or None if a name in it holds a LF:
+    then records cannot be told apart, and the caller asks rg again with `/`.
+
+    Checked in C, without a Python step per file: every LF must end a record (be
+    preceded by NUL and a count: the zero records and the others add up to the LFs),
+    and each record must start with the operand as rg printed it.
+    """
+    body, searched = _split_stats(data)
+    files = body.count(b"\n")
+    if not files:
+        return Census(body, 0, searched, b"\0") if not body else None
+    # A scan of a rare term: every record is a zero, and counting says so at C speed.
+    zeros = body.count(_ZERO_END)
+    ends = [] if zeros == files else list(_MATCHED_END.finditer(body))
+    head = os.fsencode(operand(target)).replace(b"/", b"\0")
+    if (
+        zeros + len(ends) != files
+        or not body.endswith(b"\n")
+        or not body.startswith(head)
+        or body.count(b"\n" + head) != files - 1
+    ):
+        return None
+    return Census(body, files, searched, b"\0", ends)
+
+
+def parse_plain_census(data: bytes) -> Census:
+    """The census of a run with `/` as the separator (`census_argv` minus the NUL
+    separator), its records checked as `parse_count_records` checks them."""
+    body, searched = _split_stats(data)
+    records = parse_count_records(body)
+    return _PlainCensus(records, searched)
+
+
+class _PlainCensus(Census):
+    """A census whose paths may hold LF: kept as parsed records."""
+
+    def __init__(self, records: list[tuple[bytes, int]], searched: int) -> None:
+        super().__init__(b"", len(records), searched, b"/")
+        self._records = records
+
+    def matched(self) -> list[tuple[bytes, int]]:
+        return [(p, n) for p, n in self._records if n]
+
+    def read(self) -> set[bytes]:
+        return {p for p, _ in self._records}
+
+
+def take_census(rg: str, query: Query, target: str, launch: Launch = HERE) -> tuple[Census, RgSaid]:
+    """One census run; again with `/` as the separator if a name holds a LF."""
+    argv = census_argv(rg, query, target)
+    output, said = run_to_end(argv, launch)
+    census = parse_census(output, target)
+    if census is None:
+        plain = [arg for arg in argv if not arg.startswith("--path-separator=")]
+        output, said = run_to_end(plain, launch)
+        census = parse_plain_census(output)
+    return census, said._replace(binary=census.binary)
+
+
+def binary_names(
+    rg: str, target: str, census: Census, said: RgSaid, launch: Launch = HERE
+) -> list[bytes]:
+    """The binary files of a census by name: the files `rg --files` walks to that rg
+    neither counted nor reported it could not read (as rg displays a name, lossily)."""
+    if not census.binary:
+        return []
+    output, _ = run_to_end(files_argv(rg, target), launch)
+    read = census.read()
+    walked = [path for path in output.split(b"\0")[:-1] if path not in read]
+    if len(walked) == census.binary:
+        return walked
+    failed = failed_paths(said.log)
+    return [
+        path
+        for path in walked
+        if not any(message.startswith(_displayed(path) + b": ") for message in failed)
+    ]
+
+
+def _displayed(path: bytes) -> bytes:
+    return path.decode("utf-8", "replace").encode("utf-8")
+
+
 def count_files(rg: str, query: Query, target: str, *, cap: int, launch: Launch = HERE) -> Tally:
     """Counts in rg's path order, cut at `cap` as a path-ordered scan would stop.
 
@@ -63,14 +228,24 @@ def count_files(rg: str, query: Query, target: str, *, cap: int, launch: Launch 
     is counted; sorting the counts by path and cutting at the cap gives exactly the
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
     """
-    output, said = run_to_end(count_argv(rg, query, target, sort=False), launch)
-    found = parse_count_records(output)
-    binary = None
+    census, said = take_census(rg, query, target, launch)
+    found = census.matched()
+    binary: list[bytes] | None = None
     if query.filters.active:
         searched = kept_by_filters(query, target)
         found = [item for item in found if searched(item[0])]
-        binary = [path for path in said.binary_paths() if searched(path)]
-    return cut_at_cap(in_path_order(found), target, said, cap=cap, binary=binary)
+        binary = [path for path in binary_names(rg, target, census, said, launch) if searched(path)]
+    ordered = in_path_order(found)
+    tally = cut_at_cap(ordered, target, said, cap=cap, binary=binary or [])
+    if binary is None:
+        if not tally.capped:
+            return tally._replace(binary=census.binary)
+        binary = binary_names(rg, target, census, said, launch)
+    if not tally.capped:
+        return tally._replace(binary=len(binary))
+    # The binary files a path-ordered scan meets before it stops in its last file.
+    last = rg_path_order(ordered[len(tally.files) - 1][0])
+    return tally._replace(binary=sum(1 for path in binary if rg_path_order(path) < last))
 
 
 def kept_by_filters(query: Query, target: str) -> Callable[[bytes], bool]:

@@ -1,5 +1,7 @@
 """One rg child: start it, stream its stdout, stop it early, always reap it."""
 
+import contextlib
+import fcntl
 import functools
 import os
 import signal
@@ -127,12 +129,19 @@ class RgRun:
     of skipped files must not stop at some size (a line is ~100 bytes a file).
     """
 
-    def __init__(self, argv: list[str], launch: Launch = HERE) -> None:
+    def __init__(self, argv: list[str], launch: Launch = HERE, *, pipe_size: int = 0) -> None:
+        """`pipe_size`: ask for a pipe of that many bytes (Linux), so that rg writes on
+        while the reader is busy or descheduled."""
         self.argv = argv
         self.stopped_early = False
         self._stderr = bytearray()
         self._launch = launch
         self._child = _start(argv, subprocess.PIPE, subprocess.PIPE, launch)
+        if pipe_size and hasattr(fcntl, "F_SETPIPE_SZ"):
+            assert self._child.stdout is not None
+            # Above the system's limit the default pipe stays: it works, only slower.
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(self._child.stdout.fileno(), fcntl.F_SETPIPE_SZ, pipe_size)
         self._drain = threading.Thread(target=self._read_stderr, daemon=True)
         self._drain.start()
 
@@ -141,10 +150,10 @@ class RgRun:
         for line in self._child.stderr:
             self._stderr += line
 
-    def chunks(self) -> Iterator[bytes]:
+    def chunks(self, size: int = _CHUNK) -> Iterator[bytes]:
         assert self._child.stdout is not None
         fd = self._child.stdout.fileno()
-        while data := os.read(fd, _CHUNK):
+        while data := os.read(fd, size):
             yield data
 
     def stop(self) -> None:

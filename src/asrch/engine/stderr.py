@@ -23,9 +23,13 @@ _LOG = re.compile(rb"(?:TRACE|DEBUG|INFO|WARN|ERROR)\|")
 _DEBUG = b"rg: DEBUG|"
 # Printed by the count and JSON printers of rg 14.1 (grep-printer's summary.rs, json.rs)
 # for each file they stop at on its first NUL byte; a path may hold a newline.
-_FOUND_BINARY = b": found binary data at offset "
+# Only the printers' own lines: the walker logs `ignoring PATH: REASON` for hidden and
+# ignored files, and a name may read like the rest of a binary-file line.
+_PRINTER_LOG = b"rg: DEBUG|grep_printer::"
 _BINARY_LINE = re.compile(
-    rb"^rg: DEBUG\|[^|\n]*\|[^\n]*?: ignoring (.*): found binary data at offset [0-9]+$", re.M
+    rb"^rg: DEBUG\|grep_printer::\w+\|crates/printer/src/\w+\.rs:[0-9]+: "
+    rb"ignoring (.*): found binary data at offset [0-9]+$",
+    re.M,
 )
 _BINARY = re.compile(
     rb"DEBUG\|grep_printer::\w+\|[^|\n]*?: ignoring (.*): found binary data at offset [0-9]+",
@@ -110,8 +114,9 @@ def read_stderr(data: bytes, paths: Sequence[str]) -> RgSaid:
         return RgSaid()
     if _only_debug_lines(data):
         # The usual case with --debug: thousands of binary-file lines on a big tree
-        # (18,000 under the stdlib); counted without splitting them.
-        return RgSaid(binary=data.count(_FOUND_BINARY), log=data)
+        # (18,000 under the stdlib); counted without splitting them. The printers log
+        # nothing else at the debug level.
+        return RgSaid(binary=(b"\n" + data).count(b"\n" + _PRINTER_LOG), log=data)
     prefixes = [_displayed(p) for p in paths]
     skipped = 0
     binary = 0
@@ -124,6 +129,12 @@ def read_stderr(data: bytes, paths: Sequence[str]) -> RgSaid:
         elif complaint is None:
             complaint = message.decode("utf-8", "replace")
     return RgSaid(skipped=skipped, binary=binary, complaint=complaint, log=data)
+
+
+def failed_paths(data: bytes) -> list[bytes]:
+    """Every message of rg's stderr that is not a log line: among them `PATH: reason`
+    for each path rg could not read, PATH as rg displays it."""
+    return [m for m in _messages(data) if not _LOG.match(m)]
 
 
 def reason_of(complaint: str) -> str:
