@@ -86,6 +86,25 @@ class Notice(Model):
     )
 
 
+class NextCall(Model):
+    """D37: the `next` step as the MCP tool call that makes it."""
+
+    tool: Literal["survey", "scout", "sample", "show"] = Field(description="The tool to call.")
+    arguments: dict[str, str | int | bool | list[str]] = Field(
+        description="Its arguments by the tool's names (`query`, `file`, `line`, `mode`, "
+        "`ignore_case`, `type`, `glob`, ...), as an MCP client passes them."
+    )
+
+
+NextCallOrNone = Annotated[
+    NextCall | None,
+    Field(
+        description="D37: `next` as a tool call, `{tool, arguments}`; null where `next` is "
+        "null. An MCP answer's text ends with it as `next: TOOL(NAME=VALUE, ...)`."
+    ),
+]
+
+
 class PathMatches(Model):
     """One row of a top-5 table."""
 
@@ -123,6 +142,7 @@ class ScoutAnswer(Model):
     )
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 class TermTotal(Model):
@@ -174,6 +194,7 @@ class SurveyAnswer(Model):
     by_path: tuple[PathSection, ...]
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 class ScopeLine(Model):
@@ -265,6 +286,7 @@ class SampleAnswer(Model):
     )
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 class Window(Model):
@@ -298,6 +320,7 @@ class ShowAnswer(Model):
     snippets: tuple[Snippet, ...]
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 Answer = ScoutAnswer | SurveyAnswer | SampleAnswer | ShowAnswer

@@ -137,3 +137,48 @@ def sample_step(
 
 def show_step(query: Query, file: str, *, refused: bool) -> Step:
     return step("sample", carried(query), [query.term, file]) if refused else NO_STEP
+
+
+# The positional arguments of each command a step may name, by their tool names.
+_POSITIONALS = {"scout": ("query", "path"), "sample": ("query", "file"), "show": ("query", "file")}
+_NUMBERS = frozenset({"--line", "--page", "--clusters", "--context"})
+_LISTS = frozenset({"--type", "--glob"})
+_MODES = frozenset({"--word", "--identifier", "--regex"})
+
+Call = tuple[str, dict[str, object]]
+"""A step as a tool call (D37): the tool and its arguments by their tool names."""
+
+
+def call_of(step: Step) -> Call | None:
+    """The step as an MCP call: `("sample", {"query": "x", "file": "a/b.py"})`; None for
+    no step. Read back from the argument list the functions above build (and only
+    those), positional arguments first, then options in the order given."""
+    if not step:
+        return None
+    command, words = step[1], step[2:]
+    options: dict[str, object] = {}
+    lists: dict[str, list[str]] = {}
+    positionals: list[str] = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "--":
+            positionals += words[index + 1 :]
+            break
+        if word in _MODES:
+            options["mode"] = word[2:]
+        elif word == "-i":
+            options["ignore_case"] = True
+        elif word.startswith("--glob="):
+            lists.setdefault("glob", []).append(word.removeprefix("--glob="))
+        elif word in _LISTS:
+            index += 1
+            lists.setdefault(word[2:], []).append(words[index])
+        elif word in _NUMBERS:
+            index += 1
+            options[word[2:]] = int(words[index])
+        else:
+            positionals.append(word)
+        index += 1
+    arguments: dict[str, object] = dict(zip(_POSITIONALS[command], positionals, strict=True))
+    return command, {**arguments, **options, **lists}
