@@ -5,7 +5,7 @@
 examples. Together under 4 KB: an agent reads them once (issue 25).
 """
 
-from asrch.commands.table import COMMANDS, SCOUT, Argument, Command
+from asrch.commands.table import COMMANDS, COMMON, SCOUT, Argument, Command
 
 
 def _spelled(argument: Argument) -> str:
@@ -39,8 +39,9 @@ def _usage(command: Command) -> str:
     return "usage: " + " ".join(words)
 
 
-SHARED = frozenset(("word", "identifier", "regex", "ignore_case", "type", "glob", "format"))
-"""Every search command takes these: `asrch --help` lists them once."""
+SHARED = frozenset((*(a.name for a in COMMON), "word", "identifier", "regex"))
+"""Every search command takes these (the table's `COMMON` and the modes): `asrch --help`
+lists them once."""
 
 
 def command_help(command: Command) -> str:
