@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP SDK is the asrch[mcp] extra; install .[test,mcp]")
+pytest.importorskip("mcp", reason="the MCP SDK is the mcp extra; install .[test,mcp]")
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
