@@ -151,15 +151,13 @@ def judged_lines(output: bytes) -> list[int]:
     records = output.split(_JUDGED)
     if records.pop() != b"":
         raise EngineError(
-            "rg printed a line record asrch cannot read; "
-            "check that ASRCH_RG points at ripgrep 14"
+            "rg printed a line record asrch cannot read; check that ASRCH_RG points at ripgrep 14"
         )
     try:
         return list(map(int, records))
     except ValueError:
         raise EngineError(
-            "rg printed a line record asrch cannot read; "
-            "check that ASRCH_RG points at ripgrep 14"
+            "rg printed a line record asrch cannot read; check that ASRCH_RG points at ripgrep 14"
         ) from None
 
 
