@@ -116,3 +116,19 @@ def slow_rg(directory: Path, real_rg: str, *, slow_term: str, seconds: int) -> t
 
 def recorded(pids: Path) -> list[int]:
     return [int(line) for line in pids.read_text().split()] if pids.exists() else []
+
+
+def tool_text(stdout: str) -> str:
+    """The command line's answer as a tool answers it: the same text, its `next:` line
+    the call to make instead of the shell command (D37)."""
+    import shlex
+
+    from asrch.domain.next_step import call_of
+    from asrch.render.next_step import call_line
+
+    body, _, last = stdout.rstrip("\n").rpartition("\n")
+    if not last.startswith("next: asrch "):
+        return stdout
+    call = call_of(tuple(shlex.split(last.removeprefix("next: "))))
+    assert call is not None
+    return f"{body}\nnext: {call_line(call)}\n"

@@ -29,6 +29,7 @@ from tests.server.helpers import (
     run_cli,
     slow_rg,
     text_of,
+    tool_text,
     wait_for,
 )
 
@@ -96,7 +97,7 @@ def test_a_cancelled_call_leaves_no_rg_behind_and_the_server_goes_on(
     assert time.monotonic() - started < 30, "the call was not cancelled"
     wait_for(lambda: _gone(recorded(pids)), timeout=5)
     assert recorded(pids)
-    assert text_of(after[0]) == run_cli(corpus, "scout", "connect").stdout
+    assert text_of(after[0]) == tool_text(run_cli(corpus, "scout", "connect").stdout)
 
 
 # --- the server as a process, spoken to in JSON-RPC lines over its stdin and stdout ---

@@ -15,7 +15,7 @@ import pytest
 from asrch.engine.binary import resolve_rg
 from asrch.server.app import build_server
 from asrch.server.roots import Roots
-from tests.server.helpers import call_tool, call_tools, run_cli, text_of
+from tests.server.helpers import call_tool, call_tools, run_cli, text_of, tool_text
 
 SECRET = "zebra_secret"
 
@@ -116,7 +116,7 @@ def test_a_path_that_stays_inside_is_searched_as_the_command_line_does(
 ) -> None:
     result = call_tool(build_server([str(layout["root"])]), tool, arguments)
     assert result.is_error is False
-    assert text_of(result) == run_cli(layout["root"], *argv).stdout
+    assert text_of(result) == tool_text(run_cli(layout["root"], *argv).stdout)
 
 
 SWAPPED = [
@@ -175,7 +175,7 @@ def test_a_symlink_swapped_after_the_check_does_not_lead_out(
     swapper.join()
     assert os.readlink(root / "flip") == str(layout["outside"]), "the link was never swapped"
     assert "= 1" not in text_of(result)
-    assert text_of(result) == run_cli(root, *argv).stdout
+    assert text_of(result) == tool_text(run_cli(root, *argv).stdout)
 
 
 def test_an_absolute_path_inside_any_root_is_searched(layout: dict[str, Path]) -> None:
@@ -187,8 +187,12 @@ def test_an_absolute_path_inside_any_root_is_searched(layout: dict[str, Path]) -
         ("scout", {"query": "connect", "path": inside_first}),
         ("scout", {"query": "connect", "path": in_second}),
     )
-    assert text_of(first) == run_cli(layout["root"], "scout", "connect", inside_first).stdout
-    assert text_of(second) == run_cli(layout["root"], "scout", "connect", in_second).stdout
+    assert text_of(first) == tool_text(
+        run_cli(layout["root"], "scout", "connect", inside_first).stdout
+    )
+    assert text_of(second) == tool_text(
+        run_cli(layout["root"], "scout", "connect", in_second).stdout
+    )
     assert second.structured_content is not None
     assert second.structured_content["matches"] == 1
 
@@ -213,7 +217,7 @@ def test_a_symlink_inside_a_searched_directory_is_not_followed(layout: dict[str,
         assert result.is_error is False
         assert result.structured_content is not None
         assert result.structured_content["matches"] == 0
-    assert text_of(hidden) == run_cli(layout["root"], "scout", SECRET, "src").stdout
+    assert text_of(hidden) == tool_text(run_cli(layout["root"], "scout", SECRET, "src").stdout)
     # The command line, not confined, finds it when named: the link is real.
     outside = run_cli(layout["root"], "scout", SECRET, "out_dir")
     assert "matches: 1" in outside.stdout

@@ -16,7 +16,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
-from tests.server.helpers import run_cli, text_of
+from tests.server.helpers import run_cli, text_of, tool_text
 
 # The README's command line, as a client configuration runs it: `asrch mcp`.
 ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
@@ -55,7 +55,7 @@ def test_asrch_mcp_over_stdio_answers_every_tool(corpus: Path) -> None:
     *answers, escape = results
     for (_, _, argv), result in zip(QUESTIONS, answers, strict=False):
         assert result.is_error is False
-        assert text_of(result) == run_cli(corpus, *argv).stdout
+        assert text_of(result) == tool_text(run_cli(corpus, *argv).stdout)
     assert escape.is_error is True
     assert "outside the server's roots" in text_of(escape)
 
@@ -78,7 +78,7 @@ def test_asrch_mcp_with_roots_over_stdio(corpus: Path, tmp_path: Path) -> None:
 
     anyio.run(run)
     first, second = results
-    assert text_of(first) == run_cli(corpus, "scout", "connect", "src").stdout
+    assert text_of(first) == tool_text(run_cli(corpus, "scout", "connect", "src").stdout)
     assert second.structured_content is not None
     assert second.structured_content["matches"] == 1
 
@@ -117,7 +117,7 @@ def test_every_client_configuration_of_the_readme_starts_a_working_server(corpus
                 return await client.call_tool("scout", {"query": "connect"})
 
         result = anyio.run(run)
-        assert text_of(result) == run_cli(corpus, "scout", "connect").stdout, client
+        assert text_of(result) == tool_text(run_cli(corpus, "scout", "connect").stdout), client
 
 
 def test_asrch_mcp_reads_a_stdin_that_cannot_be_polled(corpus: Path, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from asrch.server.app import build_server
-from tests.server.helpers import call_tool, call_tools, cli_json, run_cli, text_of
+from tests.server.helpers import call_tool, call_tools, cli_json, run_cli, text_of, tool_text
 
 # (tool, arguments, the same question on the command line)
 ANSWERS: list[tuple[str, dict[str, Any], list[str]]] = [
@@ -117,7 +117,7 @@ def test_a_tool_answers_as_the_command_line_does(
     shell = run_cli(corpus, *argv)
     assert result.is_error is False
     assert shell.returncode in (0, 3), shell.stderr
-    assert text_of(result) == shell.stdout
+    assert text_of(result) == tool_text(shell.stdout)
     assert result.structured_content == cli_json(corpus, argv)
 
 
@@ -136,7 +136,7 @@ def test_the_answer_is_relative_to_the_first_root_whatever_the_working_directory
 ) -> None:
     monkeypatch.chdir(tmp_path)
     result = call_tool(build_server([str(corpus)]), "scout", {"query": "connect", "path": "src"})
-    assert text_of(result) == run_cli(corpus, "scout", "connect", "src").stdout
+    assert text_of(result) == tool_text(run_cli(corpus, "scout", "connect", "src").stdout)
 
 
 # (tool, arguments, the same mistake on the command line)
@@ -216,8 +216,48 @@ def test_an_input_error_is_a_tool_error_with_the_command_lines_message(
     assert shell.returncode == 2
     assert result.is_error is True
     assert result.structured_content is None
-    assert text_of(result) == shell.stderr
+    # The command line's message, its arguments named as the tool names them (D37).
+    said = " ".join(argv)
+    assert text_of(result) == TOOL_WORDS.get(said, shell.stderr), said
     assert text_of(result).count("\n") == 1
+
+
+TOOL_WORDS = {
+    "scout --regex a|b": "error: mode regex query \"a|b\" contains an unescaped '|'; compare "
+    'alternatives with survey(terms=["A", "B"]), or escape it as \\|\n',
+    "scout --regex (": 'error: invalid mode regex query "(": unclosed group\n',
+    "survey": 'error: survey needs at least one term in terms (1-12), e.g. terms: ["connect"]\n',
+    "survey --term ": "error: empty terms; give a non-empty search term\n",
+    "survey " + " ".join(f"--term=t{i}" for i in range(13)): (
+        "error: terms has 13 items; at most 12 are allowed\n"
+    ),
+    "sample hit samples/clusters.txt --clusters 6": (
+        "error: clusters 6 is out of range; allowed: 1-5\n"
+    ),
+    "sample hit samples/clusters.txt --clusters 0": (
+        "error: clusters 0 is out of range; allowed: 1-5\n"
+    ),
+    "sample hit samples/clusters.txt --page 0": (
+        "error: page 0 is out of range; allowed: 1 or more\n"
+    ),
+    "show x README.md --context 6": "error: context 6 is out of range; allowed: 0-5\n",
+    "show x README.md --line 9999": (
+        "error: line 9999 is out of range; allowed: 1-4 (the last line of README.md)\n"
+    ),
+    "show x README.md --line 0": (
+        "error: line 0 is out of range; allowed: 1 to the file's last line\n"
+    ),
+    "scout --type pyhton x": "error: unknown type pyhton; close names: python, cython; "
+    "`asrch --type-list` lists all 206\n",
+    "scout --glob [a x": 'error: glob "[a" is not a valid glob: unclosed character class; '
+    "missing ']'\n",
+    "sample --type py hit samples/clusters.txt": "error: samples/clusters.txt is excluded by "
+    "type py; name a file the filters keep, or drop the filter\n",
+    "show --glob !*.md x README.md": 'error: README.md is excluded by glob "!*.md"; name a '
+    "file the filters keep, or drop the filter\n",
+}
+"""The answers that name an argument: as the tool names it, where the command line
+names its flag."""
 
 
 def _script(path: Path, body: str) -> Path:
@@ -259,7 +299,9 @@ def test_an_argument_of_the_wrong_type_is_a_tool_error_and_the_server_goes_on(co
         ("scout", {"path": "src"}, "query"),
         ("scout", {"query": "x", "mode": "fuzzy"}, "mode"),
         ("survey", {"terms": ["x"], "mode": "regex"}, "mode"),
-        ("survey", {"terms": "connect"}, "terms"),
+        ("survey", {"terms": ["x"] * 13}, "terms"),
+        ("scout", {"query": "x", "type": [1]}, "type"),
+        ("scout", {"query": "x", "paht": "src"}, "paht"),
     ]
     server = build_server([str(corpus)])
     calls = [(tool, arguments) for tool, arguments, _ in bad]
@@ -298,11 +340,11 @@ def test_a_nul_character_is_an_input_error_not_a_crash(corpus: Path) -> None:
     nul: list[tuple[str, dict[str, Any], str]] = [
         ("scout", {"query": "con\x00nect"}, "error: query "),
         ("scout", {"query": "connect", "path": "src\x00"}, "error: path "),
-        ("survey", {"terms": ["a\x00"]}, "error: --term "),
+        ("survey", {"terms": ["a\x00"]}, "error: terms "),
         ("sample", {"query": "hit", "file": "samples/clusters.txt\x00"}, "error: file "),
         ("show", {"query": "\x00", "file": "README.md"}, "error: query "),
-        ("scout", {"query": "x", "glob": ["*\x00"]}, "error: --glob "),
-        ("scout", {"query": "x", "type": ["p\x00y"]}, "error: --type "),
+        ("scout", {"query": "x", "glob": ["*\x00"]}, "error: glob "),
+        ("scout", {"query": "x", "type": ["p\x00y"]}, "error: type "),
     ]
     results = call_tools(build_server([str(corpus)]), *[(t, a) for t, a, _ in nul])
     for (tool, arguments, start), result in zip(nul, results, strict=True):
@@ -320,7 +362,7 @@ def test_scope_lines_are_read_from_the_first_root_whatever_the_working_directory
     arguments = {"query": "self", "file": "src/net/pool.py", "line": 6, "context": 1}
     result = call_tool(build_server([str(corpus)]), "show", arguments)
     argv = ["show", "self", "src/net/pool.py", "--line", "6", "--context", "1"]
-    assert text_of(result) == run_cli(corpus, *argv).stdout
+    assert text_of(result) == tool_text(run_cli(corpus, *argv).stdout)
     assert "4=class Pool:" in text_of(result).splitlines()
     assert result.structured_content is not None
     (line,) = [
@@ -330,3 +372,15 @@ def test_scope_lines_are_read_from_the_first_root_whatever_the_working_directory
         {"line": 4, "text": "class Pool:"},
         {"line": 5, "text": "    def __init__(self, size):"},
     ]
+
+
+def test_one_string_is_taken_where_a_list_is(corpus: Path) -> None:
+    """D37: `"type": "py"` is `["py"]`; `"terms": "connect"` one term."""
+    one, listed = call_tools(
+        build_server([str(corpus)]),
+        ("survey", {"terms": "connect", "paths": "src", "type": "py", "glob": "!tests/**"}),
+        ("survey", {"terms": ["connect"], "paths": ["src"], "type": ["py"], "glob": ["!tests/**"]}),
+    )
+    assert one.is_error is False, text_of(one)
+    assert text_of(one) == text_of(listed)
+    assert one.structured_content == listed.structured_content

@@ -16,7 +16,7 @@ from asrch.cli.errors import (
     looks_like_option,
     read_whole_number,
 )
-from asrch.cli.help import COMMAND_HELP
+from asrch.cli.help import APP_HELP, COMMAND_HELP, SHARED
 from asrch.commands.table import COMMANDS, Argument
 from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.values import quote
@@ -67,10 +67,23 @@ def test_each_command_declares_its_arguments_and_options() -> None:
         assert {a.name for a in command.options} == own | common
 
 
-def test_every_option_is_in_its_command_help() -> None:
+def test_every_option_is_in_the_help() -> None:
+    """A command's own options in its help; the ones every command shares, once, in
+    `asrch --help`."""
     for name, command in COMMANDS.items():
         for option in command.options:
-            assert option.spelling in COMMAND_HELP[name], (name, option.spelling)
+            where = COMMAND_HELP[name] if option.name not in SHARED else APP_HELP
+            assert option.spelling in where, (name, option.spelling)
+
+
+def test_the_helps_are_under_4_kb_together_and_keep_every_example() -> None:
+    """Issue 25: an agent reads them once."""
+    helps = [APP_HELP, *(COMMAND_HELP[name] for name in COMMANDS)]
+    assert sum(len(h.encode("utf-8")) for h in helps) < 4096
+    for name, command in COMMANDS.items():
+        assert command.examples
+        for example in command.examples:
+            assert f"  {example}\n" in COMMAND_HELP[name], example
 
 
 # --- numbers (D25) --------------------------------------------------------------------

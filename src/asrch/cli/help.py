@@ -1,150 +1,89 @@
-"""Help texts, written by hand so they are plain, stable and carry examples."""
+"""Help texts, derived from the command table: plain, stable, each with its examples.
 
-APP_HELP = """\
-usage: asrch COMMAND [ARGS]
-
-Narrowing search for coding agents, on ripgrep. Every answer is small by
-construction; counts are matching lines.
-
-commands:
-  survey   compare up to 12 terms across up to 8 paths (no match bodies)
-  scout    one term: matching lines, files, top 5 directories, top 5 files
-  sample   one term in one file: clusters of nearby matches, paged
-  show     one term in one file: up to 20 matches with context, or --line N
-  mcp      serve the four commands as MCP tools over stdio (the mcp extra)
-
-protocol: survey -> scout -> sample -> show --line; an answer with a next
-  step ends with `next: asrch ...`, a command to paste as it is
-output: text; `asrch COMMAND --format json ...` prints one JSON object instead
-
-options:
-  -h, --help   show this help (or `asrch COMMAND --help`)
-  --version    print the version
-  --type-list  the names --type takes, each with its globs
-
-exit status: 0 results (zero matches too), 2 input error,
-  3 show refused a broad search, 4 ripgrep failed, 70 internal error,
-  74 output error, 130 interrupted
+`asrch --help` says once what every search command shares (the modes, the filters,
+`--format`); `asrch COMMAND --help` its usage, what it does, its own options and its
+examples. Together under 4 KB: an agent reads them once (issue 25).
 """
 
-FORMAT = "  --format F    text (default) or json: one JSON object, the same numbers"
+from asrch.commands.table import COMMANDS, COMMON, SCOUT, Argument, Command
 
-NARROWING = """\
-narrowing (they only narrow: no filter brings back an excluded, ignored or
-hidden file):
-  -i, --ignore-case  letters match in either case, in any mode
-  --type NAME   only files of rg's type NAME (asrch --type-list); repeatable
-  --glob GLOB   only files matching GLOB, none matching !GLOB; repeatable;
-                with a /, GLOB matches the path as typed from here (src/**);
-                without, a name at any depth (*.py)"""
 
-MODES = """\
-modes (mutually exclusive; default: fixed-string substring, case-sensitive):
-  --word        fixed string with word boundaries
-  --identifier  fixed string not touching [A-Za-z0-9_] on either side
-  --regex       ripgrep regex; an unescaped | is refused (use survey)"""
+def _spelled(argument: Argument) -> str:
+    names = ", ".join((*argument.aliases, argument.spelling))
+    return f"{names} {argument.metavar}" if argument.metavar else names
 
-SCOUT_HELP = f"""\
-usage: asrch scout [MODE] [NARROWING] QUERY [PATH]
 
-Count the lines matching QUERY under PATH (default .) and show where they are:
-the top 5 directories and top 5 files, paths relative to PATH. The scan stops
-at 50000 matching lines and says `at least`.
+def _option_lines(arguments: tuple[Argument, ...]) -> list[str]:
+    """`  --clusters N  clusters per page, …`, help lines aligned, continuations too."""
+    shown = [a for a in arguments if a.help]
+    width = max(len(_spelled(a)) for a in shown) + 2
+    lines = []
+    for argument in shown:
+        first, *rest = argument.help.split("\n")
+        lines.append(f"  {_spelled(argument).ljust(width)}{first}")
+        lines += [" " * (width + 2) + more for more in rest]
+    return lines
 
-options:
-{FORMAT}
 
-{NARROWING}
+def _usage(command: Command) -> str:
+    words = ["asrch", command.name, "[OPTION ...]"]
+    for option in command.options:
+        if option.required:  # survey's --term
+            one = f"{option.spelling} {option.metavar}"
+            words.append(f"{one} [{one} ...]" if option.many else one)
+    for argument in command.positionals:
+        if argument.many:
+            words.append(f"[{argument.spelling} ...]")
+        else:
+            words.append(argument.spelling if argument.required else f"[{argument.spelling}]")
+    return "usage: " + " ".join(words)
 
-{MODES}
 
-examples:
-  asrch scout connect src
-  asrch scout --identifier id .
-  asrch scout -- --files      (a term that starts with -)
-  asrch scout -i rollover src
-  asrch scout --type c autocrlf .
-  asrch scout --glob '!t/**' autocrlf .
-"""
+SHARED = frozenset((*(a.name for a in COMMON), "word", "identifier", "regex"))
+"""Every search command takes these (the table's `COMMON` and the modes): `asrch --help`
+lists them once."""
 
-SAMPLE_HELP = f"""\
-usage: asrch sample [MODE] [NARROWING] QUERY FILE [--clusters N] [--page N]
 
-Group the lines of FILE (one regular file) that match QUERY into clusters:
-matches at most 2 lines apart share one. Each cluster prints its range, its
-hit count, and its first and last match with one line before and after.
-Clusters are paged in file order; only the first 5000 matches are clustered.
+def command_help(command: Command) -> str:
+    own = tuple(a for a in command.options if a.name not in SHARED and not a.required)
+    lines = [_usage(command), "", command.about, ""]
+    lines += ["options:", *_option_lines(own)] if own else []
+    lines.append("  and every search option (asrch --help)")
+    if command.name == "survey":
+        lines.append("  (no --regex: compare alternatives as terms)")
+    lines += ["", "examples:", *(f"  {e}" for e in command.examples)]
+    return "\n".join(lines) + "\n"
 
-options:
-  --clusters N  clusters per page, 1-5 (default 3)
-  --page N      page to print, 1 or more (default 1); past the end: empty page
-{FORMAT}
 
-{NARROWING}
+def _app_help() -> str:
+    shared = tuple(a for a in SCOUT.options if a.name in SHARED)
+    commands = [f"  {c.name:<8} {c.summary}" for c in COMMANDS.values()]
+    commands.append("  mcp      serve the four commands as MCP tools over stdio")
+    lines = [
+        "usage: asrch COMMAND [OPTION ...] ARG ...",
+        "",
+        "Narrowing search for coding agents, on ripgrep; counts are matching lines.",
+        "survey -> scout -> sample -> show --line; `next: asrch ...` ends an answer",
+        "with a next step, a command to paste as it is.",
+        "Binary files are searched only if named.",
+        "",
+        "commands:",
+        *commands,
+        "",
+        "every search command takes (filters only narrow; one mode, default fixed):",
+        *_option_lines(shared),
+        "",
+        "  -h, --help   this help, or `asrch COMMAND --help`",
+        "  --version    the version",
+        "  --type-list  the names --type takes, each with its globs",
+        "",
+        "exit status: 0 an answer (0 matches too), 2 input error, 3 show refused,",
+        "  4 ripgrep failed, 70 internal error, 74 output error, 130 interrupted",
+    ]
+    return "\n".join(lines) + "\n"
 
-{MODES}
 
-examples:
-  asrch sample connect src/net/client.py
-  asrch sample --identifier retry src/util/retry.py --page 2
-  asrch sample hit samples/clusters.txt --clusters 5
-  asrch sample -i retry src/util/retry.py
-  asrch sample --type py connect src/net/client.py
-  asrch sample --glob '*.py' connect src/net/client.py
-"""
-
-SHOW_HELP = f"""\
-usage: asrch show [MODE] [NARROWING] QUERY FILE [--line N] [--context N]
-
-Print the lines of FILE (one regular file) that match QUERY, with context.
-More than 20 matching lines: no snippet, a note to narrow, exit status 3.
-With --line N: only the lines around N (matches marked `:`), never refused.
-
-options:
-  --line N      the window around line N, 1 to the file's last line
-  --context N   lines before and after, 0-5 (default 2)
-{FORMAT}
-
-{NARROWING}
-
-{MODES}
-
-examples:
-  asrch show connect src/net/client.py
-  asrch show --word retry src/util/retry.py --context 0
-  asrch show hit samples/clusters.txt --line 16 --context 3
-  asrch show -i RETRY src/util/retry.py
-  asrch show --type py connect src/net/pool.py
-  asrch show --glob '!tests/**' connect src/net/pool.py
-"""
-
-SURVEY_HELP = f"""\
-usage: asrch survey [--word | --identifier] [NARROWING] --term T [--term T ...] [PATH ...]
-
-Compare up to 12 terms across up to 8 paths (default .): per term the matching
-lines, files and the dominant path; per path the terms that matched there, with
-the file holding most of them. No match bodies. Every term x path pair is its own
-search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice.
-
-options:
-{FORMAT}
-
-{NARROWING}
-  (survey applies them to every term x path pair)
-
-modes (mutually exclusive; default: fixed-string substring, case-sensitive):
-  --word        fixed string with word boundaries
-  --identifier  fixed string not touching [A-Za-z0-9_] on either side
-  (no --regex: compare alternatives as separate terms)
-
-examples:
-  asrch survey --term connect --term retry src docs
-  asrch survey --identifier --term id --term idx src
-  asrch survey --term=-e .      (a term that starts with -)
-  asrch survey -i --term rollover --term should_rollover .
-  asrch survey --type c --term autocrlf --term safecrlf .
-  asrch survey --glob '!t/**' --term autocrlf --term safecrlf .
-"""
+APP_HELP = _app_help()
 
 MCP_HELP = """\
 usage: asrch mcp [--root DIR ...]
@@ -165,10 +104,5 @@ examples:
   asrch mcp --root ~/src/project --root ~/src/library
 """
 
-COMMAND_HELP = {
-    "survey": SURVEY_HELP,
-    "scout": SCOUT_HELP,
-    "sample": SAMPLE_HELP,
-    "show": SHOW_HELP,
-    "mcp": MCP_HELP,
-}
+COMMAND_HELP = {name: command_help(command) for name, command in COMMANDS.items()}
+COMMAND_HELP["mcp"] = MCP_HELP

@@ -74,6 +74,8 @@ class Argument(NamedTuple):
     required: bool = False
     """A tool call must give it; on the command line, a positional that must be given
     (an option that must be, `--term`, is the use case's to ask for, in its words)."""
+    most: int | None = None
+    """At most this many values (a list): the tool's `maxItems` (D37)."""
 
     @property
     def spelling(self) -> str:
@@ -110,17 +112,9 @@ class Argument(NamedTuple):
 
 def _modes(*, regex: bool) -> tuple[Argument, ...]:
     """D5's modes: flags on the command line, one `mode` word for a tool."""
-    fixed = (
-        "fixed: substring (the default); word: fixed string with word boundaries; "
-        "identifier: fixed string not touching [A-Za-z0-9_]"
-    )
-    tool_help = (
-        f"{fixed}; regex: ripgrep regex (an unescaped | is refused: compare alternatives "
-        "with survey). Case-sensitive unless ignore_case."
-        if regex
-        else f"{fixed}. Case-sensitive unless ignore_case. (No regex: compare alternatives "
-        "as terms.)"
-    )
+    # What each mode means is said once, in the server's instructions (D37: the
+    # model-visible footprint); survey's says what it lacks.
+    tool_help = "" if regex else "No regex: compare alternatives as terms."
     words = ("fixed", "word", "identifier", "regex") if regex else ("fixed", "word", "identifier")
     # Every command line takes the three flags: survey words its refusal of --regex.
     return (
@@ -152,8 +146,8 @@ COMMON: tuple[Argument, ...] = (
         "ignore_case",
         "flag",
         False,
-        "letters match in either case, in any mode",
-        "Letters match in either case, in every mode.",
+        "either case, in any mode",
+        "",
         aliases=("-i",),
         role="search",
     ),
@@ -161,9 +155,8 @@ COMMON: tuple[Argument, ...] = (
         "type",
         "texts",
         (),
-        "only files of rg's type NAME (`rg --type-list`); repeatable",
-        "Only files of these ripgrep types (names of `rg --type-list`, e.g. py, rust, js); "
-        "none: every type. An unknown name is an error listing close ones.",
+        "only files of rg's type NAME (asrch --type-list); repeatable",
+        "",
         metavar="NAME",
         role="search",
         check="text",
@@ -173,11 +166,8 @@ COMMON: tuple[Argument, ...] = (
         "texts",
         (),
         "only files matching GLOB, none matching !GLOB; repeatable;\n"
-        "with a /, GLOB matches the path as typed from here (src/**);\n"
-        "without, a name at any depth (*.py)",
-        "Only files matching one of these globs (relative to the searched path, as "
-        ".gitignore reads them), and none matching a `!GLOB` one. Filters only narrow: they "
-        "never bring back an ignored or excluded file.",
+        "with a /, the path from here (src/**); without, a name (*.py)",
+        "",
         metavar="GLOB",
         role="search",
         check="text",
@@ -186,7 +176,7 @@ COMMON: tuple[Argument, ...] = (
         "format",
         "choice",
         "text",
-        "text (default) or json: one JSON object, the same numbers",
+        "text (default) or json: one JSON object",
         None,
         metavar="F",
         choices=("text", "json"),
@@ -198,7 +188,7 @@ COMMON: tuple[Argument, ...] = (
 QUERY = Argument(
     "query",
     help="the term, as the mode reads it",
-    tool_help="The term to search for, as the mode reads it; not empty.",
+    tool_help="",
     cli="QUERY",
     role="argument",
     check="text",
@@ -208,7 +198,7 @@ QUERY = Argument(
 FILE = Argument(
     "file",
     help="one regular file",
-    tool_help="One regular file, relative to the server's first root, or absolute.",
+    tool_help="",
     cli="FILE",
     role="argument",
     check="file",
@@ -299,34 +289,34 @@ def load(name: str) -> Callable[..., Any]:
 SURVEY = Command(
     "survey",
     "compare up to 12 terms across up to 8 paths (no match bodies)",
-    "Compare up to 12 terms across up to 8 paths (default .): per term the matching\n"
-    "lines, files and the dominant path; per path the terms that matched there, with\n"
-    "the file holding most of them. No match bodies. Every term x path pair is its own\n"
-    "search, stopped at 50000 matching lines (`>=N`). A path given twice counts twice.",
+    "Compare terms across paths (default .): per term its matching lines, files and\n"
+    "dominant path; per path the terms found there and their top file. Each term x\n"
+    "path pair stops at 50000 lines (`>=N`).",
     (
         Argument(
             "term",
             "texts",
             (),
             "a term to compare; repeatable",
-            f"The candidate terms, 1 to {MAX_TERMS}, compared.",
+            "Terms to compare.",
             metavar="T",
             role="argument",
             check="text",
             tool_name="terms",
             required=True,
+            most=MAX_TERMS,
         ),
         Argument(
             "paths",
             "texts",
             (".",),
             "files or directories (default .)",
-            f"Up to {MAX_PATHS} candidate paths (files or directories), relative to the "
-            "server's first root; none: the root itself.",
+            "Files or directories; none: the first root.",
             cli="PATH...",
             role="argument",
             check="path",
             label="path",
+            most=MAX_PATHS,
         ),
         *COMMON,
         *_modes(regex=False),
@@ -334,15 +324,14 @@ SURVEY = Command(
     (
         "asrch survey --term connect --term retry src docs",
         "asrch survey --identifier --term id --term idx src",
-        "asrch survey --term=-e .      (a term that starts with -)",
+        "asrch survey --term=-e .      (a term starting with -)",
         "asrch survey -i --term rollover --term should_rollover .",
         "asrch survey --type c --term autocrlf --term safecrlf .",
         "asrch survey --glob '!t/**' --term autocrlf --term safecrlf .",
     ),
-    "Start here: compare up to 12 candidate terms across up to 8 paths in one call "
-    "(matching lines, files and the dominant path per term; never match bodies). Take the "
-    "most selective term that matches and its dominant path to scout; the answer's `next` "
-    "says which.",
+    "Start here: compare candidate terms across paths in one call (matching lines, files "
+    "and the dominant path per term; no match bodies). Then scout the most selective term "
+    "in its dominant path.",
     "asrch.commands.survey:run_survey",
     "asrch.render.survey:render_survey",
     "asrch.contract.build:survey_answer",
@@ -351,16 +340,15 @@ SURVEY = Command(
 SCOUT = Command(
     "scout",
     "one term: matching lines, files, top 5 directories, top 5 files",
-    "Count the lines matching QUERY under PATH (default .) and show where they are:\n"
-    "the top 5 directories and top 5 files, paths relative to PATH. The scan stops\n"
-    "at 50000 matching lines and says `at least`.",
+    "Count the lines matching QUERY under PATH (default .): the top 5 directories\n"
+    "and files, paths relative to PATH; stops at 50000 lines (`at least`).",
     (
         QUERY,
         Argument(
             "path",
             default=".",
             help="a file or directory (default .)",
-            tool_help="A file or directory, relative to the server's first root, or absolute.",
+            tool_help="A file or directory.",
             cli="PATH",
             role="argument",
             check="path",
@@ -372,14 +360,13 @@ SCOUT = Command(
     (
         "asrch scout connect src",
         "asrch scout --identifier id .",
-        "asrch scout -- --files      (a term that starts with -)",
+        "asrch scout -- --files      (a term starting with -)",
         "asrch scout -i rollover src",
         "asrch scout --type c autocrlf .",
         "asrch scout --glob '!t/**' autocrlf .",
     ),
-    "Count one term under one path: matching lines, files, the top 5 directories and top 5 "
-    "files, paths relative to `path`. Narrow `path` to a top directory while the count is "
-    "broad, then sample a top file.",
+    "Count one term under one path: matching lines, files, the top 5 directories and "
+    "files. Narrow path while the count is broad, then sample a top file.",
     "asrch.commands.scout:run_scout",
     "asrch.render.scout:render_scout",
     "asrch.contract.build:scout_answer",
@@ -388,10 +375,8 @@ SCOUT = Command(
 SAMPLE = Command(
     "sample",
     "one term in one file: clusters of nearby matches, paged",
-    "Group the lines of FILE (one regular file) that match QUERY into clusters:\n"
-    "matches at most 2 lines apart share one. Each cluster prints its range, its\n"
-    "hit count, and its first and last match with one line before and after.\n"
-    "Clusters are paged in file order; only the first 5000 matches are clustered.",
+    "Cluster FILE's first 5000 matches (at most 2 lines apart share one), a page\n"
+    "at a time: each cluster's range, hits, first and last match, a line around.",
     (
         QUERY,
         FILE,
@@ -400,7 +385,7 @@ SAMPLE = Command(
             "number",
             SAMPLE_CLUSTERS_DEFAULT,
             f"clusters per page, 1-{SAMPLE_CLUSTERS_MAX} (default {SAMPLE_CLUSTERS_DEFAULT})",
-            f"Clusters per page, 1-{SAMPLE_CLUSTERS_MAX}.",
+            "Clusters per page.",
             metavar="N",
             low=1,
             high=SAMPLE_CLUSTERS_MAX,
@@ -410,7 +395,7 @@ SAMPLE = Command(
             "number",
             1,
             "page to print, 1 or more (default 1); past the end: empty page",
-            "The page, 1 or more; past the last page: an empty page.",
+            "Past the last page: an empty page.",
             metavar="N",
             low=1,
         ),
@@ -425,9 +410,8 @@ SAMPLE = Command(
         "asrch sample --type py connect src/net/client.py",
         "asrch sample --glob '*.py' connect src/net/client.py",
     ),
-    "Group one term's matches in one file into clusters of nearby lines (at most 2 apart), "
-    "a page at a time, each with its range, hit count and first and last match. Pick a "
-    "cluster, then call show with `line` at one of its matches.",
+    "One term's matches in one file, grouped into clusters of nearby lines (range, hits, "
+    "first and last match), a page at a time. Then show a cluster's line.",
     "asrch.commands.sample:run_sample",
     "asrch.render.sample:render_sample",
     "asrch.contract.build:sample_answer",
@@ -436,9 +420,8 @@ SAMPLE = Command(
 SHOW = Command(
     "show",
     f"one term in one file: up to {SHOW_MAX_MATCHES} matches with context, or --line N",
-    "Print the lines of FILE (one regular file) that match QUERY, with context.\n"
-    f"More than {SHOW_MAX_MATCHES} matching lines: no snippet, a note to narrow, exit "
-    "status 3.\nWith --line N: only the lines around N (matches marked `:`), never refused.",
+    f"Print FILE's matches with context; more than {SHOW_MAX_MATCHES}: refused, a note "
+    "(exit 3).\nWith --line N: the lines around N (matches marked `:`), never refused.",
     (
         QUERY,
         FILE,
@@ -447,7 +430,7 @@ SHOW = Command(
             "number",
             None,
             "the window around line N, 1 to the file's last line",
-            "Show only the lines around this line (1 to the file's last line).",
+            "Only the lines around this line.",
             metavar="N",
             low=1,
             allowed="1 to the file's last line",
@@ -457,7 +440,7 @@ SHOW = Command(
             "number",
             SHOW_CONTEXT_DEFAULT,
             f"lines before and after, 0-{SHOW_CONTEXT_MAX} (default {SHOW_CONTEXT_DEFAULT})",
-            f"Lines of context around each match, 0-{SHOW_CONTEXT_MAX}.",
+            "Lines around each match.",
             metavar="N",
             low=0,
             high=SHOW_CONTEXT_MAX,
@@ -473,10 +456,8 @@ SHOW = Command(
         "asrch show --type py connect src/net/pool.py",
         "asrch show --glob '!tests/**' connect src/net/pool.py",
     ),
-    f"Print the matches of one term in one file with context, up to {SHOW_MAX_MATCHES}; with "
-    f"`line`, only the lines around that line (never refused). More than {SHOW_MAX_MATCHES} "
-    "matches is refused (`refused`: true, with a note): sample the file first, then show "
-    "one line.",
+    f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES}; with "
+    "line, only the lines around it. More is refused: sample the file first.",
     "asrch.commands.show:run_show",
     "asrch.render.show:render_show",
     "asrch.contract.build:show_answer",

@@ -17,6 +17,7 @@ from asrch.contract.values import SCHEMA_VERSION, printable
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
+from asrch.domain.next_step import call_of
 from asrch.domain.notices import Notice as DomainNotice
 from asrch.domain.sample import SampleReport
 from asrch.domain.sample import Snippet as DomainSnippet
@@ -79,6 +80,12 @@ def _next(step: tuple[str, ...]) -> tuple[str, ...] | None:
     return pasteable(step) or None
 
 
+def _next_call(step: tuple[str, ...]) -> dict[str, Any] | None:
+    """The same step as an MCP call (D37): `{tool, arguments}`, or none."""
+    call = call_of(pasteable(step))
+    return None if call is None else {"tool": call[0], "arguments": call[1]}
+
+
 @singledispatch
 def answer(report: object) -> Answer:
     raise TypeError(f"no JSON answer for {type(report).__name__}")
@@ -97,8 +104,16 @@ def scout_answer(report: ScoutReport) -> Answer:
         "capped": report.capped,
         "top_directories": _rows(report.top_directories),
         "top_files": _rows(report.top_files),
+        "kinds": tuple(
+            {"kind": k.kind, "matches": k.matches, "files": k.files} for k in report.kinds
+        ),
+        "listed": tuple(
+            {"path": printable(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
+            for f in report.listed
+        ),
         "notices": _domain_notices(report.notices),
         "next": _next(report.next_step),
+        "next_call": _next_call(report.next_step),
     }
 
 
@@ -139,6 +154,7 @@ def survey_answer(report: SurveyReport) -> Answer:
         ),
         "notices": _domain_notices(report.notices),
         "next": _next(report.next_step),
+        "next_call": _next_call(report.next_step),
     }
 
 
@@ -168,6 +184,7 @@ def sample_answer(report: SampleReport) -> Answer:
         ),
         "notices": _notices(sample_notes(report)),
         "next": _next(report.next_step),
+        "next_call": _next_call(report.next_step),
     }
 
 
@@ -192,4 +209,5 @@ def show_answer(report: ShowReport) -> Answer:
         "snippets": _snippets(report.snippets),
         "notices": _notices(show_notes(report)),
         "next": _next(report.next_step),
+        "next_call": _next_call(report.next_step),
     }

@@ -86,6 +86,25 @@ class Notice(Model):
     )
 
 
+class NextCall(Model):
+    """D37: the `next` step as the MCP tool call that makes it."""
+
+    tool: Literal["survey", "scout", "sample", "show"] = Field(description="The tool to call.")
+    arguments: dict[str, str | int | bool | list[str]] = Field(
+        description="Its arguments by the tool's names (`query`, `file`, `line`, `mode`, "
+        "`ignore_case`, `type`, `glob`, ...), as an MCP client passes them."
+    )
+
+
+NextCallOrNone = Annotated[
+    NextCall | None,
+    Field(
+        description="D37: `next` as a tool call, `{tool, arguments}`; null where `next` is "
+        "null. An MCP answer's text ends with it as `next: TOOL(NAME=VALUE, ...)`."
+    ),
+]
+
+
 class PathMatches(Model):
     """One row of a top-5 table."""
 
@@ -113,8 +132,17 @@ class ScoutAnswer(Model):
     )
     top_directories: tuple[PathMatches, ...]
     top_files: tuple[PathMatches, ...]
+    kinds: "tuple[KindMatches, ...]" = Field(
+        description="D35: matching lines and files per kind of file that matched (source, "
+        "test, docs, in that order); the text prints the table from 2 kinds on."
+    )
+    listed: "tuple[ListedFile, ...]" = Field(
+        description="D32: a small answer's matching lines (an exact count of at most 10), "
+        "by file in path order; empty when the text lists none."
+    )
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 class TermTotal(Model):
@@ -166,6 +194,7 @@ class SurveyAnswer(Model):
     by_path: tuple[PathSection, ...]
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 class ScopeLine(Model):
@@ -190,6 +219,27 @@ class SnippetLine(Model):
         "header printed above it. Empty for other lines, at the top level, and where no parse "
         "tells it for sure."
     )
+
+
+class KindMatches(Model):
+    """One row of `kinds[kind,matches,files]` (D35)."""
+
+    kind: Literal["source", "test", "docs"] = Field(
+        description="By path convention only: a test folder or name, else a doc folder or "
+        "extension, else source."
+    )
+    matches: Count
+    files: Count
+
+
+class ListedFile(Model):
+    """One file of a listed scout (D32)."""
+
+    path: Text = Field(
+        description="Joined with the searched path, as the `next:` step joins it (the text "
+        "prints it on its own line)."
+    )
+    lines: tuple[SnippetLine, ...] = Field(description="The file's matching lines, in order.")
 
 
 class Snippet(Model):
@@ -236,6 +286,7 @@ class SampleAnswer(Model):
     )
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 class Window(Model):
@@ -269,6 +320,7 @@ class ShowAnswer(Model):
     snippets: tuple[Snippet, ...]
     notices: tuple[Notice, ...]
     next: NextStep
+    next_call: NextCallOrNone
 
 
 Answer = ScoutAnswer | SurveyAnswer | SampleAnswer | ShowAnswer

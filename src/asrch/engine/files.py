@@ -6,18 +6,21 @@ which for one file is exactly what a path-ordered scan stopped at the cap counts
 """
 
 import os
+import re
 import stat
+from collections.abc import Iterable, Iterator
 
-from asrch.domain.errors import InputError
+from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
 from asrch.domain.query import Query
 from asrch.domain.values import quote
 from asrch.engine.argv import count_argv, json_argv
 from asrch.engine.counts import parse_count_records
 from asrch.engine.json_events import (
+    _KEY,
+    _LINE_NUMBER,
     last_line_number,
     parse_events,
-    record_blocks,
     split_lines,
 )
 from asrch.engine.process import HERE, Launch, RgRun, run_to_end
@@ -101,16 +104,22 @@ def read_lines(
     fd = _open_regular(file, launch)
     found: list[tuple[int, bytes]] = []
     number = 1
-    current = bytearray()
+    offset = 0
+    """Where in the file `chunk` starts."""
+    begun: int | None = None
+    """Where the window line being read began, if in an earlier chunk: read again
+    once its end is known, in one piece of exactly its size (a line of 300 MB is held
+    once, never grown)."""
     tail_open = False
     try:
         while chunk := os.read(fd, _CHUNK):
             size = len(chunk)
             tail_open = chunk[-1:] != b"\n"
             newlines = chunk.count(b"\n")
-            if number > end or number + newlines < start:
+            if begun is None and (number > end or number + newlines < start):
                 # Nothing of this chunk is in the window: only count its lines.
                 number += newlines
+                offset += size
                 continue
             pos = 0
             while pos < size:
@@ -124,19 +133,24 @@ def read_lines(
                 if number > end:
                     number += chunk.count(b"\n", pos)
                     break
-                stop = size if nl < 0 else nl + 1
-                current += chunk[pos:stop]
                 if nl < 0:
+                    if begun is None:
+                        begun = offset + pos
                     break
-                found.append((number, bytes(current)))
-                current.clear()
+                if begun is None:
+                    found.append((number, chunk[pos : nl + 1]))
+                else:
+                    found.append((number, os.pread(fd, offset + nl + 1 - begun, begun)))
+                    begun = None
                 number += 1
-                pos = stop
+                pos = nl + 1
+            offset += size
+        if tail_open and begun is not None:
+            # The last line, without LF, in the window.
+            found.append((number, os.pread(fd, offset - begun, begun)))
     finally:
         os.close(fd)
     if tail_open:
-        if start <= number <= end:
-            found.append((number, bytes(current)))
         return found, number
     return found, number - 1
 
@@ -154,27 +168,138 @@ def window_matches(
     """
     found: dict[int, Span | None] = {}
     with RgRun(json_argv(rg, query, file), launch) as run:
-        for block in record_blocks(run.chunks()):
-            last = last_line_number(block)
-            if last is None or last < start:
-                continue
-            for event in parse_events(block.split(b"\n")):
-                if event.is_match and start <= event.line_number <= end:
-                    found[event.line_number] = event.first_match
-            if last > end:
+        for number, span in _match_fields(run.chunks(), start):
+            if number > end:
                 run.stop()
                 break
+            if number >= start:
+                found[number] = span
         run.finish()
     return found
+
+
+def _match_fields(chunks: Iterable[bytes], start: int) -> Iterator[tuple[int, Span | None]]:
+    """Each match record's line number and first match, in rg's order, from line
+    `start` on (earlier ones may be skipped a block at a time). A record that spans
+    chunks (the line of a minified file) is never joined: its head and the fields
+    after its text are all that is read of it."""
+    pending: _LongRecord | None = None
+    for chunk in chunks:
+        pos = 0
+        if pending is not None:
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                pending.feed(chunk)
+                continue
+            pending.feed(chunk[:nl])
+            yield from pending.fields()
+            pending = None
+            pos = nl + 1
+        cut = chunk.rfind(b"\n", pos) + 1
+        if cut > pos:
+            block = chunk[pos:cut]
+            last = last_line_number(block)
+            if last is not None and last >= start:
+                yield from _matches(block)
+            pos = cut
+        if pos < len(chunk):
+            pending = _LongRecord()
+            pending.feed(chunk[pos:])
+    if pending is not None:
+        yield from pending.fields()
+
+
+class _LongRecord:
+    """One record of rg's JSON read in parts: whether it is a match, then its line
+    number, then its first match's span, each found by a search that carries a few
+    bytes from one part to the next; nothing else of the record is kept."""
+
+    _CARRY = 64
+
+    def __init__(self) -> None:
+        self._head = b""
+        self._carry = b""
+        self._number: int | None = None
+        self._span: Span | None = None
+
+    def feed(self, part: bytes) -> None:
+        if len(self._head) < len(_MATCH):
+            self._head += part[: len(_MATCH) - len(self._head)]
+        if not _MATCH.startswith(self._head) or self._span is not None:
+            return  # not a match record (begin, end, summary), or all found
+        window = self._carry + part
+        at = 0
+        if self._number is None:
+            numbered = _LINE_NUMBER_IN.search(window)
+            # Digits at the very end may go on in the next part.
+            if numbered is None or numbered.end() == len(window):
+                self._carry = window[-self._CARRY :]
+                return
+            self._number = int(numbered[1])
+            at = numbered.end()
+        found = _SPAN.search(window, at)
+        if found is None or found.end() == len(window):
+            self._carry = window[max(at, len(window) - self._CARRY) :]
+            return
+        self._span = (int(found[1]), int(found[2]))
+
+    def fields(self) -> Iterator[tuple[int, Span | None]]:
+        """At the record's end: its line number and first match, if a match record."""
+        if not self._head.startswith(_MATCH):
+            return
+        window = self._carry
+        if self._number is None:
+            numbered = _LINE_NUMBER_IN.search(window)
+            if numbered is None:
+                raise EngineError(
+                    "rg printed JSON asrch cannot read (a match record without its line "
+                    "number); check that ASRCH_RG points at ripgrep 14"
+                )
+            self._number = int(numbered[1])
+            window = window[numbered.end() :]
+        if self._span is None and (found := _SPAN.search(window)) is not None:
+            self._span = (int(found[1]), int(found[2]))
+        yield self._number, self._span
+
+
+# Inside a JSON string every `"` is escaped, so none of these can occur in a path, a
+# line's text or a match's text: each is a field of rg's own record.
+_MATCH = b'{"type":"match",'
+_FIRST_SUBMATCH = re.compile(rb'"submatches":\[(?:\{"match":\{"(?:text|bytes)":)?')
+_SPAN = re.compile(rb'"start":([0-9]+),"end":([0-9]+)')
+_LINE_NUMBER_IN = re.compile(rb'"line_number":([0-9]+)')
+
+
+def _matches(block: bytes) -> Iterator[tuple[int, Span | None]]:
+    """Each match record's line number and first match, read where they lie in the
+    record: a line's text (300 MB for a minified line) is never decoded."""
+    at = 0
+    while (at := block.find(_MATCH, at)) >= 0:
+        key = block.find(_KEY, at)
+        numbered = _LINE_NUMBER.match(block, key)
+        listed = _FIRST_SUBMATCH.search(block, key)
+        if numbered is None or listed is None:
+            raise EngineError(
+                "rg printed JSON asrch cannot read (a match record without its fields); "
+                "check that ASRCH_RG points at ripgrep 14"
+            )
+        span = None
+        if listed.end() > listed.start() + len(b'"submatches":['):
+            found = _SPAN.search(block, listed.end())
+            span = None if found is None else (int(found[1]), int(found[2]))
+        yield int(numbered[1]), span
+        at = listed.end()
 
 
 def read_window(
     rg: str, query: Query, file: str, *, line: int, context: int, launch: Launch = HERE
 ) -> FileWindow:
     start, end = max(1, line - context), line + context
+    # rg's labels first: its output for a long line is gone before the window's text
+    # is read (peak memory about twice the line, not four or five times, issue 20).
+    found = window_matches(rg, query, file, start, end, launch=launch)
     raw, last = read_lines(file, start, end, launch)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)
-    found = window_matches(rg, query, file, start, end, launch=launch)
     lines = tuple(SourceLine(n, text, n in found, found.get(n)) for n, text in raw)
     return FileWindow(lines=lines, last_line=last)

@@ -9,6 +9,7 @@ from asrch.domain.notices import (
     BroadNotice,
     CapNotice,
     DominanceNotice,
+    IdleFilterNotice,
     LooseBoundaryNotice,
     NestedPathNotice,
     NoMatchNotice,
@@ -62,6 +63,29 @@ def _loose_boundary(notice: LooseBoundaryNotice) -> str:
     )
 
 
+def _idle_filter(notice: IdleFilterNotice) -> str:
+    """D38: what the filter did not do, and for a glob with a `/`, how it is anchored."""
+    named = f"{notice.option} {quote(notice.value)}"
+    under = " under any path searched" if notice.path is None else f" under {quote(notice.path)}"
+    did = "matched no file" if notice.matched_none else "removed no file"
+    said = f"{named} {did}{under}"
+    if not notice.anchored:
+        return said
+    said += "; a glob with a / is matched from the working directory, as rg matches it"
+    if notice.spelling is not None:
+        said += f"; from {quote(notice.path or '.')} write {quote(notice.spelling)}"
+    return said
+
+
+def _narrower(mode: Mode) -> str:
+    """What would narrow a broad search: never the mode already in use."""
+    if mode is Mode.FIXED:
+        return "narrow the path, or use a longer term or --identifier / --word"
+    if mode is Mode.REGEX:
+        return "narrow the path (or --type / --glob), or use a more specific pattern"
+    return "narrow the path (or --type / --glob), or use a longer term"
+
+
 def notice_text(notice: Notice) -> str:
     match notice:
         case RefusedNotice():
@@ -77,8 +101,7 @@ def notice_text(notice: Notice) -> str:
             at_least = "at least " if notice.capped else ""
             return (
                 f"broad search{_for(notice.term)}: {at_least}{notice.matches} matching lines "
-                f"in {at_least}{_files(notice.files)}; narrow the path, or use a longer term "
-                "or --identifier / --word"
+                f"in {at_least}{_files(notice.files)}; {_narrower(notice.mode)}"
             )
         case CapNotice():
             where = "" if notice.path is None else f" in {quote(notice.path)}"
@@ -146,6 +169,8 @@ def notice_text(notice: Notice) -> str:
                 "path as given, so lines both find are counted for each; drop one of the two "
                 "to count each line once"
             )
+        case IdleFilterNotice():
+            return _idle_filter(notice)
         case RetentionNotice():
             return (
                 f"only the first {notice.kept} matches are clustered; narrow the term or "

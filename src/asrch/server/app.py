@@ -27,7 +27,6 @@ from mcp.types import (
     Tool,
     ToolAnnotations,
 )
-from pydantic import ValidationError
 
 from asrch import __version__
 from asrch.commands.table import COMMANDS
@@ -41,15 +40,19 @@ from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
+from asrch.server.arguments import input_schema, read_arguments
 from asrch.server.roots import Roots
-from asrch.server.tools import Work, arguments_model, input_schema, work
+from asrch.server.tools import Work, work
 
 INSTRUCTIONS = (
-    "asrch narrows a search in small, exact answers: survey compares candidate terms, "
-    "scout counts one term under one path, sample clusters its matches in one file, "
-    "show prints them (or the lines around one line). Counts are matching lines; "
-    f"`at least` / `capped` means the scan stopped at {SCAN_CAP}. Paths are relative to the "
-    "server's first root; nothing outside its roots is searched."
+    "asrch narrows a code search in small, exact answers: survey, scout, sample, show. "
+    f"Counts are matching lines; `at least`/capped: the scan stopped at {SCAN_CAP}. Paths "
+    "are relative to the first root; nothing outside the roots is searched. mode: fixed "
+    "(substring, the default), word (word boundaries), identifier (not touching "
+    "[A-Za-z0-9_]) or regex (ripgrep's; an unescaped | is refused). Case-sensitive unless "
+    "ignore_case. type (ripgrep type names: py, rust, js...) and glob (gitignore-style, "
+    "!GLOB excludes; a glob with / is matched from the first root, not from path) only "
+    "narrow the files searched. An answer's `next:` line is the call to make next."
 )
 
 ANNOTATIONS = ToolAnnotations(
@@ -94,14 +97,6 @@ class Calls:
             return _refusal(internal_error_line(exc))
 
 
-def _invalid(name: str, error: ValidationError) -> InputError:
-    """A call whose arguments do not fit the tool's schema, in one line naming each."""
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
-    )
-    return InputError(f"invalid arguments for {name}: {problems}")
-
-
 @cache
 def tools() -> list[Tool]:
     """The tools as a client lists them, derived from the command table."""
@@ -137,10 +132,10 @@ def build_server(roots: Roots | Sequence[str], *, rg: str | None = None) -> Serv
             )
             return _refusal(error_line(unknown))
         try:
-            given = arguments_model(name).model_validate(params.arguments or {})
-        except ValidationError as exc:
-            return _refusal(error_line(_invalid(name, exc)))
-        return await calls.answer(work(name, confined, dict(given)))
+            given = read_arguments(name, params.arguments)
+        except AsrchError as exc:
+            return _refusal(error_line(exc))
+        return await calls.answer(work(name, confined, given))
 
     return Server(
         "asrch",

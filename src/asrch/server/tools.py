@@ -1,22 +1,21 @@
-"""The four tools, derived from the command table (`asrch.commands.table`).
+"""The four tools' calls, derived from the command table (`asrch.commands.table`).
 
-Each tool takes D29's snake_case arguments: its input schema is generated from the
-command's arguments (`arguments_model`, a pydantic model, strict: a string is never a
-number), and a call's arguments are validated against the same model. Before anything
-runs, every path is confined to the roots and every string refused if it holds NUL
-(`checked`); then the command's use case runs with the command line's own defaults and
-checks, and its report is rendered as text and as the D27 object by the caller
-(`asrch.server.app`).
+Each tool takes D29's snake_case arguments, read against the table by
+`asrch.server.arguments` (its input schema too). Before anything runs, every path is
+confined to the roots and every string refused if it holds NUL (`checked`); then the
+command's use case runs with the command line's own defaults and checks, its errors
+worded with the tool's argument names (D37), and its report is rendered as text (its
+`next:` line a call) and as the D27 object by the caller (`asrch.server.app`).
 """
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import cache
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, create_model
-
-from asrch.commands.table import COMMANDS, Argument, Command, load, run
+from asrch.commands.table import COMMANDS, Command, load, run
+from asrch.domain.errors import AsrchError
 from asrch.domain.ports import Searcher
+from asrch.render.next_step import as_call
+from asrch.server.arguments import in_tool_words
 from asrch.server.roots import Roots, refuse_nul
 
 
@@ -29,41 +28,6 @@ class Answered(NamedTuple):
 
 Work = Callable[[Searcher], Answered]
 """One tool call once it has a searcher: check the paths, run the use case, render."""
-
-
-def _annotation(argument: Argument) -> Any:
-    if argument.kind == "flag":
-        return StrictBool
-    if argument.kind == "number":
-        return StrictInt if argument.default is not None else StrictInt | None
-    if argument.kind == "choice":
-        return Literal[argument.choices]
-    if argument.kind == "texts" or argument.many:
-        return list[StrictStr] if argument.required else Sequence[StrictStr]
-    return StrictStr
-
-
-def _field(argument: Argument) -> tuple[Any, Any]:
-    description = argument.tool_help or None
-    if argument.required:
-        return _annotation(argument), Field(description=description)
-    default = argument.default
-    if isinstance(default, tuple) and argument.many:
-        default = ()  # none given: the use case's own default (survey's `.`)
-    return _annotation(argument), Field(default=default, description=description)
-
-
-@cache
-def arguments_model(name: str) -> type[BaseModel]:
-    """The tool's arguments as a model: its JSON Schema is the tool's input schema."""
-    command = COMMANDS[name]
-    fields = {a.tool_key: _field(a) for a in command.tool_arguments}
-    model: type[BaseModel] = create_model(f"{name}Arguments", **fields)  # type: ignore[call-overload]
-    return model
-
-
-def input_schema(name: str) -> dict[str, Any]:
-    return arguments_model(name).model_json_schema()
 
 
 def checked(command: Command, roots: Roots, given: Mapping[str, Any]) -> dict[str, Any]:
@@ -90,8 +54,13 @@ def work(name: str, roots: Roots, given: Mapping[str, Any]) -> Work:
     command = COMMANDS[name]
 
     def answer(searcher: Searcher) -> Answered:
-        values = checked(command, roots, given)
-        report = run(command, searcher, values)
-        return Answered(report, load(command.renderer)(report))
+        try:
+            values = checked(command, roots, given)
+            report = run(command, searcher, values)
+        except AsrchError as exc:  # the use case's words, with the tool's names (D37)
+            raise in_tool_words(exc, name) from None
+        text = load(command.renderer)(report)
+        # The next step as the call to make, not a shell line (D37).
+        return Answered(report, as_call(text, getattr(report, "next_step", ())))
 
     return answer

@@ -1,0 +1,171 @@
+"""D37, end to end over stdio with the SDK's client: what an agent's host reads and
+sends. The real `asrch mcp` process, its real `initialize` and `tools/list` answers."""
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.types import CallToolResult, ListToolsResult
+
+from tests.server.helpers import cli_json, text_of
+
+ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
+FOOTPRINT_LIMIT = 4096
+
+
+class Session:
+    """What one stdio session saw: the server's instructions and capabilities, its tools,
+    and the answers to `calls`."""
+
+    def __init__(self, corpus: Path, *calls: tuple[str, dict[str, Any]]) -> None:
+        self.results: list[CallToolResult] = []
+        server = StdioServerParameters(command=ASRCH, args=["mcp"], cwd=str(corpus))
+
+        async def run() -> None:
+            async with Client(server) as client:
+                self.instructions = client.instructions
+                self.capabilities = client.server_capabilities.model_dump(
+                    mode="json", by_alias=True, exclude_none=True
+                )
+                self.listed: ListToolsResult = await client.list_tools()
+                for name, arguments in calls:
+                    self.results.append(await client.call_tool(name, arguments))
+
+        anyio.run(run)
+
+
+def test_what_a_host_puts_in_the_models_context_is_under_4_kb(corpus: Path) -> None:
+    seen = Session(corpus)
+    visible = [
+        {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
+        for t in seen.listed.tools
+    ]
+    size = len((seen.instructions or "").encode()) + len(
+        json.dumps(visible, separators=(",", ":"), ensure_ascii=False).encode()
+    )
+    assert size <= FOOTPRINT_LIMIT, f"{size} bytes"
+
+
+def test_only_tools_are_offered(corpus: Path) -> None:
+    seen = Session(corpus)
+    assert set(seen.capabilities) == {"tools"}, seen.capabilities
+
+
+def test_the_input_schemas_are_strict(corpus: Path) -> None:
+    tools = {t.name: t.input_schema for t in Session(corpus).listed.tools}
+    for name, schema in tools.items():
+        assert schema["additionalProperties"] is False, name
+        assert "title" not in json.dumps(schema), name
+        for key in ("type", "glob"):
+            assert schema["properties"][key]["type"] == ["array", "string"], (name, key)
+    survey = tools["survey"]["properties"]
+    assert (survey["terms"]["maxItems"], survey["paths"]["maxItems"]) == (12, 8)
+    assert survey["mode"]["enum"] == ["fixed", "word", "identifier"]
+    clusters = tools["sample"]["properties"]["clusters"]
+    assert (clusters["minimum"], clusters["maximum"], clusters["default"]) == (1, 5, 3)
+    context = tools["show"]["properties"]["context"]
+    assert (context["minimum"], context["maximum"]) == (0, 5)
+    assert tools["show"]["properties"]["line"]["minimum"] == 1
+    assert tools["sample"]["properties"]["page"]["minimum"] == 1
+
+
+MISTAKES: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "scout",
+        {"query": "needle", "paht": "docs", "ignoreCase": True},
+        "error: unknown argument paht for scout; did you mean path? its arguments are query, "
+        "path, ignore_case, type, glob, mode\n",
+    ),
+    (
+        "sample",
+        {"query": "hit", "file": "samples/clusters.txt", "clusters": 9},
+        "error: clusters 9 is out of range; allowed: 1-5\n",
+    ),
+    (
+        "survey",
+        {"terms": [f"t{i}" for i in range(13)]},
+        "error: terms has 13 items; at most 12 are allowed\n",
+    ),
+    (
+        "show",
+        {"query": "x", "file": "README.md", "context": "2"},
+        'error: context must be an integer, 0-5, not the string "2"\n',
+    ),
+    (
+        "scout",
+        {"query": "x", "mode": "fuzzy"},
+        'error: mode must be one of fixed, word, identifier, regex, not the string "fuzzy"\n',
+    ),
+    ("survey", {"paths": ["src"]}, "error: survey needs terms; give terms\n"),
+    (
+        "survey",
+        {"terms": []},
+        'error: survey needs at least one term in terms (1-12), e.g. terms: ["connect"]\n',
+    ),
+]
+
+
+def test_a_mistaken_call_is_refused_in_the_tools_words(corpus: Path) -> None:
+    seen = Session(corpus, *[(tool, arguments) for tool, arguments, _ in MISTAKES])
+    for (tool, arguments, said), result in zip(MISTAKES, seen.results, strict=True):
+        assert result.is_error is True, (tool, arguments)
+        assert text_of(result) == said
+        assert "--" not in text_of(result)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argv"),
+    [
+        (
+            "scout",
+            {"query": "connect", "type": "py"},
+            ["scout", "--type", "py", "connect"],
+        ),
+        (
+            "sample",
+            {"query": "hit", "file": "samples/clusters.txt"},
+            ["sample", "hit", "samples/clusters.txt"],
+        ),
+        (
+            "survey",
+            {"terms": ["connect", "retry"]},
+            ["survey", "--term", "connect", "--term", "retry"],
+        ),
+    ],
+)
+def test_the_next_step_is_a_call_the_agent_makes_as_it_is(
+    corpus: Path, tool: str, arguments: dict[str, Any], argv: list[str]
+) -> None:
+    first = Session(corpus, (tool, arguments)).results[0]
+    assert first.structured_content is not None
+    call = first.structured_content["next_call"]
+    assert call is not None
+    # The text's last line is the same call, written as the agent makes it.
+    line = text_of(first).splitlines()[-1]
+    written = ", ".join(f"{k}={json.dumps(v)}" for k, v in call["arguments"].items())
+    assert line == f"next: {call['tool']}({written})"
+    # The command line's JSON carries the same call beside its `next`.
+    assert cli_json(corpus, argv)["next_call"] == call
+    # Made as it is, the call is answered.
+    made = Session(corpus, (call["tool"], call["arguments"])).results[0]
+    assert made.is_error is False, text_of(made)
+
+
+def test_a_glob_that_does_nothing_is_said_with_how_it_is_anchored(corpus: Path) -> None:
+    """D38 over MCP: globs are matched from the first root, not from `path`."""
+    seen = Session(
+        corpus,
+        ("scout", {"query": "connect", "path": "src", "glob": "net/**"}),
+        ("scout", {"query": "connect", "path": "src", "glob": ["!tests/**"]}),
+    )
+    nothing, everything = (text_of(r) for r in seen.results)
+    assert (
+        'note: --glob "net/**" matched no file under src; a glob with a / is matched from the '
+        'working directory, as rg matches it; from src write "src/net/**"\n'
+    ) in nothing
+    assert 'note: --glob "!tests/**" removed no file under src;' in everything

@@ -1,0 +1,107 @@
+"""D31 in the use cases and the renderers, with a fake `Scopes`: which lines are asked
+about, and how the answers are printed (before the snippet, in line order, once per
+answer, cut to 800 bytes). Which definitions a real parse finds is tests/engine/."""
+
+from collections.abc import Sequence
+
+from asrch.commands.sample import run_sample
+from asrch.commands.show import run_show
+from asrch.domain.lines import Scope
+from asrch.domain.query import SearchOptions
+from asrch.render.sample import render_sample
+from asrch.render.show import render_show
+from tests.support.fake_searcher import FakeSearcher
+
+FIXED = SearchOptions()
+SOURCE = "".join(
+    [
+        "class Pool:\n",  # 1
+        "    def take(self):\n",  # 2
+        "        hit = 1\n",  # 3
+        "        x = 2\n",  # 4
+        "        y = 3\n",  # 5
+        "        z = 4\n",  # 6
+        "        w = 5\n",  # 7
+        "        return hit\n",  # 8
+    ]
+)
+POOL = Scope(1, b"class Pool:")
+TAKE = Scope(2, b"    def take(self):")
+
+
+class FakeScopes:
+    def __init__(self, found: dict[int, tuple[Scope, ...]]) -> None:
+        self.found = found
+        self.asked: list[tuple[str, list[int]]] = []
+
+    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
+        self.asked.append((file, list(lines)))
+        return {n: self.found[n] for n in lines if n in self.found}
+
+
+def _body(text: str) -> list[str]:
+    return [ln for ln in text.split("\n") if ln[:1].isdigit() or ln == "--"]
+
+
+def test_show_prints_each_header_once_before_the_snippet_that_needs_it() -> None:
+    scopes = FakeScopes({3: (POOL, TAKE), 8: (POOL, TAKE)})
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    report = run_show(engine, "hit", "pool.py", FIXED, line=None, context=0)
+    assert scopes.asked == [("pool.py", [3, 8])]
+    assert _body(render_show(report)) == [
+        "1=class Pool:",
+        "2=    def take(self):",
+        "3:        hit = 1",
+        "--",
+        "8:        return hit",
+    ]
+
+
+def test_a_header_printed_as_a_line_of_the_snippet_is_not_repeated() -> None:
+    scopes = FakeScopes({3: (POOL, TAKE)})
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=1)
+    assert _body(render_show(report)) == [
+        "1=class Pool:",
+        "2-    def take(self):",
+        "3:        hit = 1",
+        "4-        x = 2",
+    ]
+
+
+def test_show_line_asks_for_that_line_only_match_or_not() -> None:
+    scopes = FakeScopes({5: (POOL, TAKE)})
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1)
+    assert scopes.asked == [("pool.py", [5])]
+    assert _body(render_show(report))[:2] == ["1=class Pool:", "2=    def take(self):"]
+
+
+def test_a_refused_show_asks_nothing() -> None:
+    scopes = FakeScopes({})
+    engine = FakeSearcher(files={"many.py": "hit\n" * 21}, scope_reader=scopes)
+    report = run_show(engine, "hit", "many.py", FIXED, line=None, context=0)
+    assert report.refused
+    assert scopes.asked == []
+
+
+def test_sample_asks_for_the_first_and_last_match_of_each_shown_cluster() -> None:
+    scopes = FakeScopes({3: (POOL, TAKE), 8: (POOL, TAKE)})
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    report = run_sample(engine, "hit", "pool.py", FIXED, clusters=3, page=1)
+    assert scopes.asked == [("pool.py", [3, 8])]
+    text = render_sample(report)
+    # Printed once for the answer, though both clusters sit in the same definitions.
+    assert text.count("1=class Pool:") == 1
+    assert "2-    def take(self):" in text.split("\n")
+
+
+def test_a_long_header_is_cut_to_800_bytes_from_its_start() -> None:
+    long_header = Scope(1, b"def f(" + b"a, " * 400 + b"):")
+    scopes = FakeScopes({3: (long_header,)})
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=0)
+    (first, *_) = _body(render_show(report))
+    assert first.startswith("1=def f(a, a, ")
+    assert len(first.encode()) <= 800
+    assert first.endswith("bytes]")
