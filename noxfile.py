@@ -1,8 +1,9 @@
 """Sessions: tests on every interpreter found (D23), the slow checks once, lint,
 typecheck, update, bench.
 
-The suite is mostly real asrch and rg processes, so it runs on every core (pytest-xdist);
-the long oracle checks (`slow`) run once, on the newest interpreter, not on each.
+The suite is mostly real asrch and rg runs, so it runs on every core (pytest-xdist);
+the long oracle checks (`slow`) run once, with the newest interpreter's tests, not on
+each (`nox -s slow` runs them alone).
 """
 
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 import nox
 
 PYTHONS = ["3.11", "3.12", "3.13"]
-nox.options.sessions = ["tests", "slow", "lint", "typecheck"]
+nox.options.sessions = ["tests", "lint", "typecheck"]
 # Outside CI a missing interpreter is skipped; in CI it fails the run.
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 nox.options.reuse_existing_virtualenvs = True
@@ -28,12 +29,17 @@ TESTED = ".[test,mcp]"
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     session.install("-e", TESTED)
-    session.run("pytest", "-q", *PARALLEL, "-m", "not slow", *session.posargs)
+    # The newest interpreter's run takes the slow checks too: one environment and one
+    # start-up fewer, and the long checks share the cores with the others instead of
+    # running alone at the end, one core idle.
+    chosen = () if session.python == PYTHONS[-1] else ("-m", "not slow")
+    session.run("pytest", "-q", *PARALLEL, *chosen, *session.posargs)
 
 
 @nox.session(python=PYTHONS[-1])
 def slow(session: nox.Session) -> None:
-    """The long checks (`@pytest.mark.slow`): the stdlib oracle, more random examples."""
+    """The long checks (`@pytest.mark.slow`) alone: the stdlib oracle, more random
+    examples, the context benchmark end to end. `nox` runs them in `tests-3.13`."""
     session.install("-e", TESTED)
     session.run("pytest", "-q", *PARALLEL, "-m", "slow", *session.posargs)
 

@@ -1,7 +1,7 @@
 """The benchmark itself, on three tasks, end to end: it runs, and what it writes holds.
 
-The end-to-end run (~100 s of rg and asrch over the stdlib) is `slow`: the slow session
-runs it once, not on each interpreter."""
+The end-to-end run (~100 s of rg and asrch over the stdlib) is `slow`: it runs once, with
+the newest interpreter's tests, not on each."""
 
 import json
 from pathlib import Path

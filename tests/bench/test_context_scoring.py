@@ -308,10 +308,15 @@ def test_asrch_policy_narrows_to_the_answer(tree: Path) -> None:
     location = Location("net/client.py", 4, 36)
     attempt = AsrchPolicy(asrch_command()).attempt(["open_socket", "connect"], location, tree)
     assert attempt.found
-    assert [c.argv[0] for c in attempt.calls] == ["survey", "scout", "sample"]
+    # 1 matching line: the scout lists it (D32) and its next: line shows it; the plain
+    # policy reads only the show, the agent takes the listing itself.
+    assert [c.argv[0] for c in attempt.calls] == ["survey", "scout", "show"]
     assert attempt.calls[1].argv == ("scout", "open_socket", ".")
     assert attempt.calls[-1].shows_answer
     assert not any(c.shows_answer for c in attempt.calls[:-1])
+    agent = AsrchPolicy(asrch_command(), sources_first=True, reads_listing=True)
+    listed = agent.attempt(["open_socket", "connect"], location, tree)
+    assert listed.found and [c.argv[0] for c in listed.calls] == ["survey", "scout"]
 
 
 def test_asrch_policy_stops_at_its_budget(tree: Path) -> None:

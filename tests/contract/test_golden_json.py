@@ -93,6 +93,22 @@ def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
     for name in ("top_directories", "top_files"):
         rows = [(printable(r["path"]), int(r["matches"])) for r in text.tables[name].rows]
         assert rows == [(r["path"], r["matches"]) for r in answer[name]], name
+    # D35: the table only from 2 kinds on; JSON lists every kind that matched.
+    by_kind = [(k["kind"], k["matches"], k["files"]) for k in answer["kinds"]]
+    if "kinds" in text.tables:
+        printed = text.tables["kinds"].rows
+        assert [(r["kind"], int(r["matches"]), int(r["files"])) for r in printed] == by_kind
+    else:
+        assert len(by_kind) <= 1
+    assert sum(k[1] for k in by_kind) == answer["matches"]
+    # D32: the same files and lines as the text lists.
+    listed = [
+        (f["path"], [(ln["line"], ln["match"], ln["text"]) for ln in f["lines"]])
+        for f in answer["listed"]
+    ]
+    assert [
+        (printable(p), [(ln.number, ln.match, ln.text) for ln in lines]) for p, lines in text.listed
+    ] == listed
 
 
 def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:

@@ -115,6 +115,8 @@ class Answer:
     """The `N=text` scope lines (D31), in answer order."""
     lists: dict[str, list[str]] = field(default_factory=dict)
     """Header fields written as inline lists (`globs[2]: "*.py","!t/**"`)."""
+    listed: list[tuple[str, list[Line]]] = field(default_factory=list)
+    """A scout's listed files (D32): each path line and the lines under it."""
     next: list[str] | None = None
     """The `next:` line's command, split as a shell splits it."""
 
@@ -162,10 +164,14 @@ def read(text: str) -> Answer:
             snippets.append([])
         elif m := _SCOPE.match(line):
             answer.scopes.append((int(m.group(1)), m.group(2)))
+        elif (m := _SNIPPET.match(line)) and answer.listed:
+            answer.listed[-1][1].append(Line(int(m.group(1)), m.group(2) == ":", m.group(3)))
         elif m := _SNIPPET.match(line):
             if not snippets:
                 snippets.append([])
             snippets[-1].append(Line(int(m.group(1)), m.group(2) == ":", m.group(3)))
+        elif answer.block == "scout" and answer.tables and not line.startswith(" "):
+            answer.listed.append((decode(line), []))  # a listed file's path (D32)
         else:
             raise ValueError(f"not a line of a text answer: {line!r}")
     return answer

@@ -13,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from asrch.domain.limits import SCOUT_LIST_MAX
+from asrch.domain.scout import KINDS as FILE_KINDS
+from asrch.domain.scout import kind_of
 from tests.reliability.helpers import (
     Run,
     asrch,
@@ -121,8 +124,17 @@ def test_scout_rows_decode_to_the_names(tmp_path: Path, names: tuple[bytes, ...]
     # One row per file and per directory: no value was split over two lines.
     assert len(files) == len(names)
     assert len(directories) == len(names)
-    lines = _split_next(out, expected[0][0] + b"/" + expected[0][1])
-    assert len(lines) == 7 + 2 * len(names)  # the header without mode and case (D33)
+    # next: names the top file of the first kind that matched (D35: a `.txt` is docs).
+    chosen = min(
+        made,
+        key=lambda m: (FILE_KINDS.index(kind_of(os.fsdecode(m[0] + b"/" + m[1]))), -m[2]),
+    )
+    lines = _split_next(out, chosen[0] + b"/" + chosen[1])
+    total = sum(m[2] for m in made)
+    kinds = len({kind_of(os.fsdecode(m[0] + b"/" + m[1])) for m in made})
+    listed = len(names) + total if total <= SCOUT_LIST_MAX else 0  # D32: paths and lines
+    # The header without mode and case (D33), the two tables, the kinds table.
+    assert len(lines) == 7 + 2 * len(names) + (kinds + 1 if kinds > 1 else 0) + listed
     for (folder, name, n), dir_row, file_row in zip(expected, directories, files, strict=True):
         assert dir_row == [os.fsdecode(folder), str(n)]
         assert _text(dir_row[0]) == folder
@@ -161,8 +173,14 @@ def test_survey_paths_and_top_files_decode(tmp_path: Path, names: tuple[bytes, .
 def _check_scout(run: Run, path: bytes, n: int) -> None:
     # As typed: the path field and the single file row are the path itself.
     assert _text(field(run.out, "path")) == path
-    row = decode_row(_split_next(run.out, path)[-1].strip())
+    lines = _split_next(run.out, path)
+    # The top_files row, then (n <= 10: D32) the listed file's path and its n lines.
+    listed = n if n <= SCOUT_LIST_MAX else -1
+    row = decode_row(lines[-listed - 2].strip())
     assert [_text(v) for v in row] == [path, str(n).encode()]
+    if listed > 0:
+        assert _text(decode_row(lines[-listed - 1])[0]) == path
+        assert lines[-listed:] == [f"{k}:needle here" for k in range(1, n + 1)]
 
 
 def _check_sample(run: Run, path: bytes, n: int) -> None:

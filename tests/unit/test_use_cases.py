@@ -45,16 +45,41 @@ def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
     assert report.top_files == (Ranked("net/pool.py", 2), Ranked("net/http.py", 1))
     assert report.top_directories == (Ranked("net", 3),)
     assert report.notices == ()
+    # 3 lines: listed by file in path order (D32), and the step is show --line at the
+    # first listed match of the top source file.
+    assert [(f.path, [ln.number for ln in f.lines]) for f in report.listed] == [
+        ("src/net/http.py", [1]),
+        ("src/net/pool.py", [1, 3]),
+    ]
+    assert report.next_step == ("asrch", "show", "--line", "1", "connect", "src/net/pool.py")
+    # The path checked once, one count under it with the scan cap, no type list read;
+    # then each listed file read once.
+    assert engine.calls[:2] == [("inspect", "src"), ("count", "connect", "src")]
+    assert [c[2] for c in engine.called("scan")] == ["src/net/http.py", "src/net/pool.py"]
+
+
+def test_scout_past_10_lines_lists_nothing_and_steps_to_sample() -> None:
+    eleven = Tally(files=(FileCount("src/net/pool.py", 11),))
+    engine = FakeSearcher(files=TREE, tallies={("connect", "src"): eleven})
+    report = run_scout(engine, "connect", "src", FIXED)
+    assert report.listed == ()
     assert report.next_step == ("asrch", "sample", "connect", "src/net/pool.py")
-    # The path checked once, one count under it with the scan cap, no type list read.
-    assert engine.calls == [("inspect", "src"), ("count", "connect", "src")]
+    assert engine.called("scan") == []
 
 
 def test_scout_of_a_named_file_steps_to_that_file() -> None:
     engine = FakeSearcher(files=TREE)
     report = run_scout(engine, "connect", "docs/guide.md", SearchOptions(mode=Mode.WORD))
     assert report.matches == 3
-    assert report.next_step == ("asrch", "sample", "--word", "connect", "docs/guide.md")
+    assert report.next_step == (
+        "asrch",
+        "show",
+        "--word",
+        "--line",
+        "1",
+        "connect",
+        "docs/guide.md",
+    )
 
 
 def test_scout_with_no_match_says_so_and_suggests_nothing() -> None:
@@ -75,7 +100,7 @@ def test_scout_past_the_cap_names_where_counting_stopped() -> None:
 
 
 def test_scout_passes_on_what_the_walk_skipped() -> None:
-    skipping = Tally(files=(FileCount("src/a.py", 1),), skipped=2)
+    skipping = Tally(files=(FileCount("src/net/http.py", 1),), skipped=2)
     engine = FakeSearcher(files=TREE, tallies={("connect", "src"): skipping})
     assert SkippedNotice(files=2) in run_scout(engine, "connect", "src", FIXED).notices
 

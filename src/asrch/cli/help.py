@@ -65,6 +65,7 @@ def _app_help() -> str:
         "Narrowing search for coding agents, on ripgrep; counts are matching lines.",
         "survey -> scout -> sample -> show --line; `next: asrch ...` ends an answer",
         "with a next step, a command to paste as it is.",
+        "Binary files are searched only if named.",
         "",
         "commands:",
         *commands,

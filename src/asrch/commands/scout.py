@@ -2,17 +2,54 @@
 
 from asrch.commands.checks import require_path
 from asrch.commands.options import filters_of, query_of, require_kept
-from asrch.domain.limits import SCAN_CAP
-from asrch.domain.ports import PathKind, Searcher
-from asrch.domain.query import SearchOptions
-from asrch.domain.scout import ScoutReport, build_scout_report
+from asrch.domain.counting import Tally
+from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
+from asrch.domain.ports import PathKind, Scopes, Searcher
+from asrch.domain.query import Query, SearchOptions
+from asrch.domain.scout import ListedFile, ScoutReport, build_scout_report, listed_path, lists
 
 
-def run_scout(searcher: Searcher, term: str, path: str, options: SearchOptions) -> ScoutReport:
+def run_scout(
+    searcher: Searcher,
+    term: str,
+    path: str,
+    options: SearchOptions,
+    *,
+    scopes: Scopes | None = None,
+) -> ScoutReport:
+    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     filters = filters_of(searcher, options)
     query = query_of(term, options, filters)
     kind = require_path(searcher, path)
     if kind is PathKind.FILE:
         require_kept(filters, path)
     tally = searcher.count(query, path, cap=SCAN_CAP)
-    return build_scout_report(query, path, tally, directory=kind is PathKind.DIRECTORY)
+    directory = kind is PathKind.DIRECTORY
+    listed = _listed(searcher, scopes, query, path, tally, directory=directory)
+    return build_scout_report(query, path, tally, directory=directory, listed=listed)
+
+
+def _listed(
+    searcher: Searcher,
+    scopes: Scopes | None,
+    query: Query,
+    path: str,
+    tally: Tally,
+    *,
+    directory: bool,
+) -> tuple[ListedFile, ...]:
+    """D32: a small answer's matching lines, by file in path order, with their scopes.
+    At most 10 lines, so at most 10 files: one read each."""
+    if not lists(tally):
+        return ()
+    found = scopes or searcher.scopes()
+    listed = []
+    for file in tally.files:
+        scan = searcher.scan(query, file.path, context=0, keep=SCOUT_LIST_MAX, cap=SCAN_CAP)
+        matches = [line for line in scan.lines if line.is_match]
+        if not matches:
+            continue
+        around = found.of(file.path, [line.number for line in matches])
+        lines = tuple(line._replace(scope=around.get(line.number, ())) for line in matches)
+        listed.append(ListedFile(listed_path(file.path, path, directory=directory), lines))
+    return tuple(sorted(listed, key=lambda f: f.path))

@@ -104,6 +104,13 @@ def scout_answer(report: ScoutReport) -> Answer:
         "capped": report.capped,
         "top_directories": _rows(report.top_directories),
         "top_files": _rows(report.top_files),
+        "kinds": tuple(
+            {"kind": k.kind, "matches": k.matches, "files": k.files} for k in report.kinds
+        ),
+        "listed": tuple(
+            {"path": printable(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
+            for f in report.listed
+        ),
         "notices": _domain_notices(report.notices),
         "next": _next(report.next_step),
         "next_call": _next_call(report.next_step),

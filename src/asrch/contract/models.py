@@ -132,6 +132,14 @@ class ScoutAnswer(Model):
     )
     top_directories: tuple[PathMatches, ...]
     top_files: tuple[PathMatches, ...]
+    kinds: "tuple[KindMatches, ...]" = Field(
+        description="D35: matching lines and files per kind of file that matched (source, "
+        "test, docs, in that order); the text prints the table from 2 kinds on."
+    )
+    listed: "tuple[ListedFile, ...]" = Field(
+        description="D32: a small answer's matching lines (an exact count of at most 10), "
+        "by file in path order; empty when the text lists none."
+    )
     notices: tuple[Notice, ...]
     next: NextStep
     next_call: NextCallOrNone
@@ -211,6 +219,27 @@ class SnippetLine(Model):
         "header printed above it. Empty for other lines, at the top level, and where no parse "
         "tells it for sure."
     )
+
+
+class KindMatches(Model):
+    """One row of `kinds[kind,matches,files]` (D35)."""
+
+    kind: Literal["source", "test", "docs"] = Field(
+        description="By path convention only: a test folder or name, else a doc folder or "
+        "extension, else source."
+    )
+    matches: Count
+    files: Count
+
+
+class ListedFile(Model):
+    """One file of a listed scout (D32)."""
+
+    path: Text = Field(
+        description="Joined with the searched path, as the `next:` step joins it (the text "
+        "prints it on its own line)."
+    )
+    lines: tuple[SnippetLine, ...] = Field(description="The file's matching lines, in order.")
 
 
 class Snippet(Model):

@@ -23,6 +23,9 @@ MAX_PATHS = 8
 DOMINANCE_SHARE = 0.8
 """A survey term holding at least this share of all matching lines dominates (D15)."""
 
+SCOUT_LIST_MAX = 10
+"""A scout with an exact count of at most this many matching lines lists them (D32)."""
+
 SHOW_MAX_MATCHES = 20
 SHOW_CONTEXT_MAX = 5
 SHOW_CONTEXT_DEFAULT = 2

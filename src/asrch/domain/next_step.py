@@ -6,9 +6,11 @@ paths are joined with the searched path (rows stay relative to it, D26), and the
 `-i` and the filters of the call are carried over. An empty tuple: no next step.
 
 The rules (spec/next_step*.md):
-- survey: `scout` the most selective term that matched (fewest matching lines, then
-  fewest files, then the first given) in its dominant path;
-- scout: `sample` the top file;
+- survey: `scout` the most selective (term, path) pair whose count is exact (fewest
+  matching lines, then fewest files, then by_path's order); when every pair that matched
+  is a lower bound, the most selective term in its dominant path (D36);
+- scout: `sample` the top file of `source`, else `test`, else `docs` (D35); a scout that
+  lists its lines, `show --line` at that file's first listed match (D32);
 - sample: `show --line` at the first match of the page's first cluster; past the last
   page, the last page;
 - show: a refused show, `sample` the file; otherwise none.
@@ -67,8 +69,22 @@ def step(command: str, options: Sequence[str], arguments: Sequence[str]) -> Step
     return words
 
 
-def survey_step(queries: Sequence[Query], rows: Sequence[tuple[int, int, str | None]]) -> Step:
-    """`rows[t]`: term t's (matches, files, dominant path)."""
+def survey_step(
+    queries: Sequence[Query],
+    rows: Sequence[tuple[int, int, str | None]],
+    pairs: Sequence[tuple[int, int, int, bool, str]] = (),
+) -> Step:
+    """`rows[t]`: term t's (matches, files, dominant path). `pairs`: each (term, path) of
+    the answer as (term index, matches, files, capped, path as typed), in by_path's order:
+    the most selective exact one wins (D36); only when none is exact, the rows' rule."""
+    exact = [
+        (matches, files, order, term, path)
+        for order, (term, matches, files, capped, path) in enumerate(pairs)
+        if matches and not capped
+    ]
+    if exact:
+        _, _, _, term, path = min(exact)
+        return step("scout", carried(queries[term]), [queries[term].term, path])
     candidates = [
         (matches, files, index)
         for index, (matches, files, dominant) in enumerate(rows)
@@ -83,10 +99,16 @@ def survey_step(queries: Sequence[Query], rows: Sequence[tuple[int, int, str | N
     return step("scout", carried(query), [query.term, dominant])
 
 
-def scout_step(query: Query, target: str, top_file: str | None, *, directory: bool) -> Step:
+def scout_step(
+    query: Query, target: str, top_file: str | None, *, directory: bool, line: int | None = None
+) -> Step:
+    """`top_file`: the file D35 picks (relative to `target`); `line`: its first listed
+    match when the scout listed its lines (D32), then the step is `show --line` there."""
     if top_file is None:
         return NO_STEP
     file = joined(target, top_file) if directory else target
+    if line is not None:
+        return step("show", [*carried(query), "--line", str(line)], [query.term, file])
     return step("sample", carried(query), [query.term, file])
 
 

@@ -22,6 +22,8 @@ class BroadNotice(NamedTuple):
     capped: bool
     term: str | None = None
     """Named in survey, where several terms share one report."""
+    mode: Mode = Mode.FIXED
+    """What would narrow depends on it: a bounded mode is no advice when one is in use."""
     kind: Literal["broad"] = "broad"
 
 
@@ -165,7 +167,9 @@ def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) 
     notices: list[Notice] = []
     files = len(tally.files)
     if is_broad(tally.matches, files):
-        notices.append(BroadNotice(matches=tally.matches, files=files, capped=tally.capped))
+        notices.append(
+            BroadNotice(matches=tally.matches, files=files, capped=tally.capped, mode=query.mode)
+        )
     if tally.capped:
         notices.append(cap_notice(tally, target, directory=directory))
     if query.is_short:

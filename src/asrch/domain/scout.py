@@ -1,12 +1,53 @@
 """`scout`: one term's distribution over one path."""
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
-from asrch.domain.counting import Ranked, Tally, top_directories, top_files
-from asrch.domain.limits import TOP_N
-from asrch.domain.next_step import NO_STEP, Step, scout_step
+from asrch.domain.counting import FileCount, Ranked, Tally, relative_to, top_directories, top_files
+from asrch.domain.limits import SCOUT_LIST_MAX, TOP_N
+from asrch.domain.lines import SourceLine
+from asrch.domain.next_step import NO_STEP, Step, joined, scout_step
 from asrch.domain.notices import Notice, search_notices
 from asrch.domain.query import Query
+
+Kind = Literal["source", "test", "docs"]
+KINDS: tuple[Kind, ...] = ("source", "test", "docs")
+"""D35's kinds, in the order a next step prefers them (and `kinds` prints them)."""
+TEST_FOLDERS = frozenset({"test", "tests", "testing", "__tests__", "spec"})
+DOCS_FOLDERS = frozenset({"doc", "docs"})
+DOCS_SUFFIXES = (".md", ".rst", ".txt", ".adoc")
+
+
+def kind_of(path: str) -> Kind:
+    """D35, by the path alone (from the working directory: the searched path included):
+    a test by its folder or name, else docs by folder or extension, else source."""
+    *folders, name = path.split("/")
+    if (
+        any(f in TEST_FOLDERS for f in folders)
+        or name.startswith("test_")
+        or "_test." in name
+        or ".test." in name
+        or ".spec." in name
+    ):
+        return "test"
+    if any(f in DOCS_FOLDERS for f in folders) or name.lower().endswith(DOCS_SUFFIXES):
+        return "docs"
+    return "source"
+
+
+class KindCount(NamedTuple):
+    """One row of `kinds[kind,matches,files]`."""
+
+    kind: Kind
+    matches: int
+    files: int
+
+
+class ListedFile(NamedTuple):
+    """A file of a listed scout (D32): its path joined with the searched path (as `next:`
+    joins it), and its matching lines with their scopes."""
+
+    path: str
+    lines: tuple[SourceLine, ...]
 
 
 class ScoutReport(NamedTuple):
@@ -19,11 +60,64 @@ class ScoutReport(NamedTuple):
     top_files: tuple[Ranked, ...]
     notices: tuple[Notice, ...]
     next_step: Step = NO_STEP
+    kinds: tuple[KindCount, ...] = ()
+    """Every kind that matched, in `KINDS` order; the text prints them from 2 kinds on."""
+    listed: tuple[ListedFile, ...] = ()
 
 
-def build_scout_report(query: Query, path: str, tally: Tally, *, directory: bool) -> ScoutReport:
-    """`directory`: the path is a directory (walked), not a named file."""
-    ranked = top_files(tally.files, path, TOP_N)
+def lists(tally: Tally) -> bool:
+    """D32: an exact count of 1 to `SCOUT_LIST_MAX` matching lines is listed."""
+    return not tally.capped and 0 < tally.matches <= SCOUT_LIST_MAX
+
+
+def kind_counts(files: tuple[FileCount, ...]) -> tuple[KindCount, ...]:
+    matches = dict.fromkeys(KINDS, 0)
+    counted = dict.fromkeys(KINDS, 0)
+    for f in files:
+        kind = kind_of(f.path.removeprefix("./"))
+        matches[kind] += f.matches
+        counted[kind] += 1
+    return tuple(KindCount(k, matches[k], counted[k]) for k in KINDS if counted[k])
+
+
+def next_file(files: tuple[FileCount, ...], target: str) -> FileCount | None:
+    """D35: the top file of `source`, then of `test`, then of `docs` (most matching lines,
+    ties by relative path as in `top_files`), over every matching file."""
+    if not files:
+        return None
+    return min(
+        files,
+        key=lambda f: (
+            KINDS.index(kind_of(f.path.removeprefix("./"))),
+            -f.matches,
+            relative_to(f.path, target),
+        ),
+    )
+
+
+def listed_path(file: str, target: str, *, directory: bool) -> str:
+    """A listed file's path as `next:` names it: joined with the searched path."""
+    return joined(target, relative_to(file, target)) if directory else target
+
+
+def build_scout_report(
+    query: Query,
+    path: str,
+    tally: Tally,
+    *,
+    directory: bool,
+    listed: tuple[ListedFile, ...] = (),
+) -> ScoutReport:
+    """`directory`: the path is a directory (walked), not a named file. `listed`: the
+    matching lines of a small answer (`lists`), grouped by file, read by the use case."""
+    chosen = next_file(tally.files, path)
+    first_listed = None
+    if chosen is not None and listed:
+        wanted = listed_path(chosen.path, path, directory=directory)
+        first_listed = next(
+            (line.number for f in listed if f.path == wanted for line in f.lines if line.is_match),
+            None,
+        )
     return ScoutReport(
         query=query,
         path=path,
@@ -31,7 +125,15 @@ def build_scout_report(query: Query, path: str, tally: Tally, *, directory: bool
         files=len(tally.files),
         capped=tally.capped,
         top_directories=top_directories(tally.files, path, TOP_N),
-        top_files=ranked,
+        top_files=top_files(tally.files, path, TOP_N),
         notices=tuple(search_notices(query, tally, path, directory=directory)),
-        next_step=scout_step(query, path, ranked[0].path if ranked else None, directory=directory),
+        next_step=scout_step(
+            query,
+            path,
+            relative_to(chosen.path, path) if chosen is not None else None,
+            directory=directory,
+            line=first_listed,
+        ),
+        kinds=kind_counts(tally.files),
+        listed=listed,
     )

@@ -120,7 +120,11 @@ def build_survey_report(
         if any(is_broad(t.matches, len(t.files)) for t in row):
             notices.append(
                 BroadNotice(
-                    matches=total.matches, files=total.files, capped=total.capped, term=query.term
+                    matches=total.matches,
+                    files=total.files,
+                    capped=total.capped,
+                    term=query.term,
+                    mode=query.mode,
                 )
             )
         for path, kind, tally in zip(paths, kinds, row, strict=True):
@@ -157,12 +161,14 @@ def build_survey_report(
         notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered))
 
     sections = []
+    pairs: list[tuple[int, int, int, bool, str]] = []
     for index, path in enumerate(paths):
         rows = []
-        for query, row in zip(queries, tallies, strict=True):
+        for term, (query, row) in enumerate(zip(queries, tallies, strict=True)):
             tally = row[index]
             if not tally.files:
                 continue
+            pairs.append((term, tally.matches, len(tally.files), tally.capped, path))
             best = top_files(tally.files, path, 1)[0]
             rows.append(
                 PathRow(
@@ -184,5 +190,7 @@ def build_survey_report(
         notices=tuple(notices),
         ignore_case=queries[0].ignore_case if queries else False,
         filters=queries[0].filters if queries else NO_FILTERS,
-        next_step=survey_step(queries, [(t.matches, t.files, t.dominant_path) for t in overall]),
+        next_step=survey_step(
+            queries, [(t.matches, t.files, t.dominant_path) for t in overall], pairs
+        ),
     )

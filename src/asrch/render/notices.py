@@ -62,6 +62,15 @@ def _loose_boundary(notice: LooseBoundaryNotice) -> str:
     )
 
 
+def _narrower(mode: Mode) -> str:
+    """What would narrow a broad search: never the mode already in use."""
+    if mode is Mode.FIXED:
+        return "narrow the path, or use a longer term or --identifier / --word"
+    if mode is Mode.REGEX:
+        return "narrow the path (or --type / --glob), or use a more specific pattern"
+    return "narrow the path (or --type / --glob), or use a longer term"
+
+
 def notice_text(notice: Notice) -> str:
     match notice:
         case RefusedNotice():
@@ -77,8 +86,7 @@ def notice_text(notice: Notice) -> str:
             at_least = "at least " if notice.capped else ""
             return (
                 f"broad search{_for(notice.term)}: {at_least}{notice.matches} matching lines "
-                f"in {at_least}{_files(notice.files)}; narrow the path, or use a longer term "
-                "or --identifier / --word"
+                f"in {at_least}{_files(notice.files)}; {_narrower(notice.mode)}"
             )
         case CapNotice():
             where = "" if notice.path is None else f" in {quote(notice.path)}"

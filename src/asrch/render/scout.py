@@ -1,10 +1,36 @@
 """`scout` report to text."""
 
-from asrch.domain.scout import ScoutReport
+from asrch.domain.scout import ListedFile, ScoutReport
+from asrch.domain.values import quote
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
+from asrch.render.snippets import scope_line, source_line
 from asrch.render.toon import block, count, table
+
+
+def listed_path_line(path: str) -> str:
+    """A listed file's path on its own line (D32): D2's quoting, and quoted too when it
+    starts with a digit, so it never reads as a numbered line (`12:`, `12-`, `12=`)."""
+    quoted = quote(path)
+    return f'"{quoted}"' if quoted[:1].isdigit() else quoted
+
+
+def listing_lines(listed: tuple[ListedFile, ...]) -> list[str]:
+    """Each file's path, then its matches, each after its scope lines (D31) not printed
+    yet for the file."""
+    out: list[str] = []
+    for file in listed:
+        out.append(listed_path_line(file.path))
+        shown: set[int] = set()
+        for line in file.lines:
+            for scope in line.scope:
+                if scope.line not in shown and scope.line < line.number:
+                    out.append(scope_line(scope))
+                    shown.add(scope.line)
+            out.append(source_line(line))
+            shown.add(line.number)
+    return out
 
 
 def render_scout(report: ScoutReport) -> str:
@@ -22,6 +48,10 @@ def render_scout(report: ScoutReport) -> str:
     lines += table("top_directories", ("path", "matches"), rows)
     rows = [(r.path, r.matches) for r in report.top_files]
     lines += table("top_files", ("path", "matches"), rows)
+    if len(report.kinds) > 1:
+        kinds = [(k.kind, k.matches, k.files) for k in report.kinds]
+        lines += table("kinds", ("kind", "matches", "files"), kinds)
+    lines += listing_lines(report.listed)
     lines += notice_lines(report.notices)
     lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

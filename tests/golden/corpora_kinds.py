@@ -1,0 +1,30 @@
+"""A generated tree for the `kinds` examples (D35): the term's top file is a test."""
+
+from pathlib import Path
+
+SOURCE = '''\
+"""A pool of connections."""
+
+
+class Pool:
+    def __init__(self, size):
+        self.size = size
+        self.pool = []
+
+    def take(self):
+        return self.pool.pop()
+
+    def give(self, conn):
+        self.pool.append(conn)
+        return len(self.pool)
+'''
+
+
+def kinds(root: Path) -> None:
+    """`pool`: 5 lines in src/pool.py, 12 in tests/test_pool.py, 3 in docs/pool.md."""
+    for folder in ("src", "tests", "docs"):
+        (root / folder).mkdir()
+    (root / "src" / "pool.py").write_text(SOURCE)
+    test = "".join(f"def test_pool_{i}():\n    assert pool({i})\n\n" for i in range(6))
+    (root / "tests" / "test_pool.py").write_text(test)
+    (root / "docs" / "pool.md").write_text("# pool\n\nA pool keeps connections.\nUse pool.take.\n")

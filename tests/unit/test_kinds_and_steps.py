@@ -1,0 +1,113 @@
+"""D35's kinds, D36's survey step, D34's binary note, the broad note by mode and D32's
+listed path line: the rules the goldens show once, held over their edge cases."""
+
+import pytest
+
+from asrch.domain.counting import FileCount, Tally
+from asrch.domain.modes import Mode
+from asrch.domain.next_step import survey_step
+from asrch.domain.notices import BinaryNotice, BroadNotice
+from asrch.domain.query import Query
+from asrch.domain.scout import kind_counts, kind_of, next_file
+from asrch.render.notices import notice_text
+from asrch.render.scout import listed_path_line
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("tests/unit/x.c", "test"),
+        ("pkg/testing/helpers.py", "test"),
+        ("web/__tests__/a.js", "test"),
+        ("spec/models/user_spec.rb", "test"),
+        ("test_app.py", "test"),
+        ("net/client_test.go", "test"),
+        ("src/app.test.ts", "test"),
+        ("src/app.spec.js", "test"),
+        ("tests/README.md", "test"),  # a test folder wins over the extension
+        ("docs/api.py", "docs"),
+        ("doc/x.c", "docs"),
+        ("CHANGES.md", "docs"),
+        ("notes/a.RST", "docs"),
+        ("guide.adoc", "docs"),
+        ("lib/testing.c", "source"),  # a name is not a folder
+        ("src/contest.py", "source"),
+        ("latest/app.py", "source"),
+        ("src/spec.py", "source"),
+    ],
+)
+def test_kind_of_a_path(path: str, kind: str) -> None:
+    assert kind_of(path) == kind
+
+
+def test_next_file_is_the_code_first_over_every_file() -> None:
+    files = (
+        FileCount("./tests/test_a.py", 30),
+        FileCount("./docs/a.md", 20),
+        FileCount("./src/b.py", 2),
+        FileCount("./src/a.py", 2),
+    )
+    chosen = next_file(files, ".")
+    assert chosen is not None and chosen.path == "./src/a.py"  # tie: path order
+    assert next_file(files[:2], ".") == files[0]
+    assert next_file((), ".") is None
+    assert [tuple(k) for k in kind_counts(files)] == [
+        ("source", 4, 2),
+        ("test", 30, 1),
+        ("docs", 20, 1),
+    ]
+
+
+def test_survey_steps_to_the_most_selective_exact_pair() -> None:
+    queries = [Query(term="alpha"), Query(term="beta")]
+    rows = [(25, 2, "wide"), (51_500, 2, "deep")]
+    pairs = [
+        (0, 20, 1, False, "wide"),
+        (1, 1_500, 1, False, "wide"),
+        (0, 5, 3, False, "deep"),
+        (1, 5, 1, True, "deep"),  # fewer files, but a lower bound
+        (1, 5, 1, False, "deep"),  # as few lines as alpha's, fewer files
+    ]
+    assert survey_step(queries, rows, pairs) == ("asrch", "scout", "beta", "deep")
+    assert survey_step(queries, rows, pairs[:3]) == ("asrch", "scout", "alpha", "deep")
+    # Every pair at the cap: the term rule (most selective term in its dominant path).
+    capped = [(0, 50_000, 1, True, "a"), (1, 50_000, 2, True, "b")]
+    rows = [(50_000, 1, "a"), (50_000, 2, "b")]
+    assert survey_step(queries, rows, capped) == ("asrch", "scout", "alpha", "a")
+
+
+def test_the_binary_note_is_one_short_line() -> None:
+    assert notice_text(BinaryNotice(files=1)) == "1 binary file skipped"
+    longest = notice_text(BinaryNotice(files=10**9, capped=True))
+    assert longest == "at least 1000000000 binary files skipped"
+    assert len(f"note: {longest}".encode()) <= 60
+
+
+@pytest.mark.parametrize(
+    ("mode", "advice"),
+    [
+        (Mode.FIXED, "narrow the path, or use a longer term or --identifier / --word"),
+        (Mode.WORD, "narrow the path (or --type / --glob), or use a longer term"),
+        (Mode.IDENTIFIER, "narrow the path (or --type / --glob), or use a longer term"),
+        (Mode.REGEX, "narrow the path (or --type / --glob), or use a more specific pattern"),
+    ],
+)
+def test_the_broad_note_never_suggests_the_mode_in_use(mode: Mode, advice: str) -> None:
+    text = notice_text(BroadNotice(matches=2000, files=3, capped=False, mode=mode))
+    assert text == f"broad search: 2000 matching lines in 3 files; {advice}"
+
+
+def test_a_listed_path_never_reads_as_a_numbered_line() -> None:
+    assert listed_path_line("src/app.py") == "src/app.py"
+    assert listed_path_line("2024-notes.md") == '"2024-notes.md"'
+    assert listed_path_line("12=x.py") == '"12=x.py"'
+    assert listed_path_line("a b.py") == '"a b.py"'
+
+
+def test_a_capped_scan_is_never_listed() -> None:
+    from asrch.domain.scout import lists
+
+    assert lists(Tally(files=(FileCount("a", 10),)))
+    assert not lists(Tally(files=(FileCount("a", 11),)))
+    assert not lists(Tally(files=(FileCount("a", 5),), capped=True))
+    assert not lists(Tally())
