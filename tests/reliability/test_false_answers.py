@@ -8,6 +8,7 @@
 """
 
 import os
+import random
 import subprocess
 from pathlib import Path
 
@@ -142,3 +143,35 @@ def test_survey_counts_no_binary_file_and_no_warning_of_rgs(tmp_path: Path, name
         scout = asrch("scout", term, "d", cwd=tmp_path)
         assert _overall(survey.out)[term] == int(field(scout.out, "matches")), str(survey)
     assert [n for n in notes(survey.out) if "binary" in n], str(survey)
+
+
+_RNG = random.Random(20)
+_LONG = "".join(_RNG.choice("abcdefghij") for _ in range(200_000))
+# rg takes minutes on a long periodic pattern over periodic text (`n` * 200,000): the
+# terms are long and irregular, so that only their length is tested.
+_DOTTED = "".join(_RNG.choice("abcdefgh.") for _ in range(100_000))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("mode", "term", "text", "want"),
+    [
+        (["--identifier"], _DOTTED, _DOTTED, 2),
+        ([], _LONG, _LONG, 3),
+        (["--word"], _LONG[:140_000], _LONG[:140_000], 2),
+        (["--regex"], "j{2}" + _LONG[:140_000], "jj" + _LONG[:140_000], 3),
+    ],
+    ids=["identifier-dots", "fixed", "word", "regex"],
+)
+def test_a_term_too_long_for_an_argument_is_searched(
+    tmp_path: Path, mode: list[str], term: str, text: str, want: int
+) -> None:
+    """A term longer than one argument may be (128 KiB on Linux) is handed to rg in a
+    pattern file, with the same meaning (issue 20, item 13): never blamed on rg."""
+    (tmp_path / "hit.txt").write_text(f"a {text} b\nnothing\n{text}\n")
+    (tmp_path / "near.txt").write_text(f"a {text[:-1]} b\nx{text}\n")
+    scout = asrch("scout", *mode, "--", term, ".", cwd=tmp_path)
+    check_invariants(scout, frozenset({0}))
+    assert field(scout.out, "matches") == str(want), str(scout)[:600]
+    show = asrch("show", *mode, "--line", "3", "--", term, "hit.txt", cwd=tmp_path)
+    check_invariants(show, frozenset({0}))

@@ -154,3 +154,18 @@ def test_the_next_step_is_a_call_the_agent_makes_as_it_is(
     # Made as it is, the call is answered.
     made = Session(corpus, (call["tool"], call["arguments"])).results[0]
     assert made.is_error is False, text_of(made)
+
+
+def test_a_glob_that_does_nothing_is_said_with_how_it_is_anchored(corpus: Path) -> None:
+    """D38 over MCP: globs are matched from the first root, not from `path`."""
+    seen = Session(
+        corpus,
+        ("scout", {"query": "connect", "path": "src", "glob": "net/**"}),
+        ("scout", {"query": "connect", "path": "src", "glob": ["!tests/**"]}),
+    )
+    nothing, everything = (text_of(r) for r in seen.results)
+    assert (
+        'note: --glob "net/**" matched no file under src; a glob with a / is matched from the '
+        'working directory, as rg matches it; from src write "src/net/**"\n'
+    ) in nothing
+    assert 'note: --glob "!tests/**" removed no file under src;' in everything

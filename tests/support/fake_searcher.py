@@ -102,6 +102,17 @@ class FakeSearcher:
         name = self._name(path)
         return "/fake/" + self._name(self.links.get(name, name))
 
+    def walk(self, target: str) -> list[str]:
+        """The table's files under `target`, as rg prints them (the target's spelling
+        first)."""
+        self.calls.append(("walk", target))
+        if target in (".", "./"):
+            return [f"./{name}" if target == "./" else name for name in sorted(self.files)]
+        base = target.rstrip("/")
+        return [
+            f"{base}/{n[len(base) + 1 :]}" for n in sorted(self.files) if n.startswith(base + "/")
+        ]
+
     def file_types(self) -> dict[str, tuple[str, ...]]:
         self.calls.append(("file_types",))
         return dict(self.types)

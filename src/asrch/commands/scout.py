@@ -3,6 +3,7 @@
 from asrch.commands.checks import require_path
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.counting import Tally
+from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
 from asrch.domain.ports import PathKind, Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
@@ -26,7 +27,12 @@ def run_scout(
     tally = searcher.count(query, path, cap=SCAN_CAP)
     directory = kind is PathKind.DIRECTORY
     listed = _listed(searcher, scopes, query, path, tally, directory=directory)
-    return build_scout_report(query, path, tally, directory=directory, listed=listed)
+    report = build_scout_report(query, path, tally, directory=directory, listed=listed)
+    if directory and filters.active:
+        # D38: a filter that did nothing to the walked files says so, first.
+        idle = idle_filters(filters, path, searcher.walk(path))
+        report = report._replace(notices=(*idle, *report.notices))
+    return report
 
 
 def _listed(

@@ -5,7 +5,10 @@ from collections.abc import Sequence
 from asrch.commands.checks import require_path
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
+from asrch.domain.filters import Filters
+from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP
+from asrch.domain.notices import IdleFilterNotice
 from asrch.domain.ports import PathKind, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
@@ -36,10 +39,37 @@ def run_survey(
     # One search per path for all the terms: the tree is read once, not once a term.
     by_path = [searcher.count_terms(queries, p, cap=SCAN_CAP) for p in paths]
     grid = [[by_path[j][i] for j in range(len(paths))] for i in range(len(queries))]
-    return build_survey_report(
+    report = build_survey_report(
         queries,
         paths,
         grid,
         kinds=[kinds[p] for p in paths],
         real_paths=[real[p] for p in paths],
     )
+    walked = [p for p in dict.fromkeys(paths) if kinds[p] is PathKind.DIRECTORY]
+    if filters.active and walked:
+        idle = _idle_everywhere(filters, walked, searcher)
+        report = report._replace(notices=(*idle, *report.notices))
+    return report
+
+
+def _idle_everywhere(
+    filters: Filters, directories: Sequence[str], searcher: Searcher
+) -> list[IdleFilterNotice]:
+    """D38 for several directories: the filters that did nothing in every one of them
+    (a filter that did something somewhere is doing its job there)."""
+    each = [idle_filters(filters, d, searcher.walk(d)) for d in directories]
+    if len(each) == 1:
+        return each[0]
+    common = []
+    for notice in each[0]:
+        same = [
+            other
+            for notices in each[1:]
+            for other in notices
+            if (other.option, other.value) == (notice.option, notice.value)
+        ]
+        if len(same) == len(each) - 1:
+            matched_none = notice.matched_none and all(o.matched_none for o in same)
+            common.append(notice._replace(path=None, spelling=None, matched_none=matched_none))
+    return common

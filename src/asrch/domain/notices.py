@@ -108,6 +108,24 @@ class NestedPathNotice(NamedTuple):
     kind: Literal["nested_path"] = "nested_path"
 
 
+class IdleFilterNotice(NamedTuple):
+    """D38: a `--glob` or `--type` that did nothing to a directory's walked files."""
+
+    option: str
+    """`--glob` or `--type`."""
+    value: str
+    """The glob as typed, or the `--type` names joined by spaces."""
+    path: str | None
+    """The searched path (None: every path of a survey)."""
+    matched_none: bool
+    """An include glob that matched no walked file (else: a filter that removed none)."""
+    anchored: bool
+    """A glob with a `/`: matched from the working directory."""
+    spelling: str | None = None
+    """The glob that would have matched (or removed files) from the searched path."""
+    kind: Literal["idle_filter"] = "idle_filter"
+
+
 class RetentionNotice(NamedTuple):
     kept: int
     kind: Literal["retention"] = "retention"
@@ -143,6 +161,7 @@ Notice = (
     | RetentionNotice
     | RefusedNotice
     | PastEndNotice
+    | IdleFilterNotice
 )
 
 

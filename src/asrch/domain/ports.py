@@ -44,6 +44,11 @@ class Searcher(Protocol):
         """The real location of an existing `path`: absolute, symlinks resolved."""
         ...
 
+    def walk(self, target: str) -> list[str]:
+        """The files a search of the directory `target` walks to, as rg prints them
+        (D38: which filters did nothing)."""
+        ...
+
     def file_types(self) -> dict[str, tuple[str, ...]]:
         """rg's file types (`--type` names) and the file-name globs of each."""
         ...

@@ -1,7 +1,9 @@
 """ripgrep argument lists (D9, D11, D13)."""
 
+import os
 from collections.abc import Sequence
 
+from asrch.domain.errors import InputError
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
@@ -43,8 +45,68 @@ def escape_regex(text: str) -> str:
     return "".join("\\" + c if c in _REGEX_META else c for c in text)
 
 
+# Linux takes no single argument longer than 128 KiB (MAX_ARG_STRLEN): a longer pattern
+# goes to rg in a pattern file (`--file`), one pattern a line, which rg reads as the
+# same pattern, its line ending stripped.
+PATTERN_ARG_MAX = 100_000
+_pattern_dir: list[str] = []
+
+
+def _pattern_file(pattern: str) -> str:
+    """A file holding `pattern` alone on a line, for the life of this process (named by
+    its content: the same long pattern is written once)."""
+    # Only a pattern this long pays for these imports (tempfile's reach most of the
+    # stdlib's start-up cost).
+    import atexit  # noqa: PLC0415
+    import hashlib  # noqa: PLC0415
+    import tempfile  # noqa: PLC0415
+
+    if not _pattern_dir:
+        _pattern_dir.append(tempfile.mkdtemp(prefix="asrch-patterns-"))
+        atexit.register(_remove_pattern_files)
+    data = pattern.encode("utf-8", "surrogateescape") + b"\n"
+    path = os.path.join(_pattern_dir[0], hashlib.sha256(data).hexdigest())
+    if not os.path.exists(path):
+        with open(path + ".part", "wb") as out:
+            out.write(data)
+        os.replace(path + ".part", path)
+    return path
+
+
+def _remove_pattern_files() -> None:
+    for directory in _pattern_dir:
+        for name in os.listdir(directory):
+            os.remove(os.path.join(directory, name))
+        os.rmdir(directory)
+
+
+def pattern_arg(pattern: str) -> str:
+    """`--regexp=PATTERN`, or `--file=…` for a pattern too long to be one argument.
+
+    A pattern file splits lines (and strips a CR before a LF): a long pattern holding
+    either one is refused here, naming the limit, instead of being searched as another.
+    """
+    arg = f"--regexp={pattern}"
+    if len(arg) <= PATTERN_ARG_MAX // 4 or len(arg.encode("utf-8", "surrogateescape")) <= (
+        PATTERN_ARG_MAX
+    ):
+        return arg
+    if "\n" in pattern or "\r" in pattern:
+        raise InputError(
+            f"the pattern is {len(pattern.encode('utf-8', 'surrogateescape'))} bytes long "
+            f"and holds a line break; a pattern longer than {PATTERN_ARG_MAX} bytes must "
+            "be one line"
+        )
+    return f"--file={_pattern_file(pattern)}"
+
+
+def is_pattern_arg(arg: str) -> bool:
+    return arg.startswith(("--regexp=", "--file="))
+
+
 def pattern_args(query: Query) -> list[str]:
-    """The case and mode flags and the pattern; the pattern always goes in `--regexp=`.
+    """The case and mode flags and the pattern, in `--regexp=` (or a pattern file when
+    too long for an argument: `pattern_arg`).
 
     With `--ignore-case` rg folds the whole pattern; the identifier boundary classes
     hold both cases of every ASCII letter already, so they mean the same either way.
@@ -52,14 +114,14 @@ def pattern_args(query: Query) -> list[str]:
     case = "--ignore-case" if query.ignore_case else "--case-sensitive"
     match query.mode:
         case Mode.FIXED:
-            return [case, "--fixed-strings", f"--regexp={query.term}"]
+            return [case, "--fixed-strings", pattern_arg(query.term)]
         case Mode.WORD:
-            return [case, "--fixed-strings", "--word-regexp", f"--regexp={query.term}"]
+            return [case, "--fixed-strings", "--word-regexp", pattern_arg(query.term)]
         case Mode.IDENTIFIER:
             term = escape_regex(query.term)
-            return [case, f"--regexp=(?:^|{_NOT_IDENT}){term}(?:{_NOT_IDENT}|$)"]
+            return [case, pattern_arg(f"(?:^|{_NOT_IDENT}){term}(?:{_NOT_IDENT}|$)")]
         case Mode.REGEX:
-            return [case, f"--regexp={query.term}"]
+            return [case, pattern_arg(query.term)]
 
 
 # rg tells which binary files it met while walking only in its debug log
@@ -164,7 +226,7 @@ def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
     walking thread: the reader judges while rg walks). With the debug log naming each
     binary file met while walking."""
     flags = pattern_args(queries[0])
-    mode_flags = [f for f in flags if not f.startswith("--regexp=")]
+    mode_flags = [f for f in flags if not is_pattern_arg(f)]
     return [
         rg,
         *BASE_FLAGS,
@@ -176,7 +238,7 @@ def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
         "--color=never",
         "--sort=path",
         *mode_flags,
-        *(arg for q in queries for arg in pattern_args(q) if arg.startswith("--regexp=")),
+        *(arg for q in queries for arg in pattern_args(q) if is_pattern_arg(arg)),
         "--",
         operand(target),
     ]

@@ -108,6 +108,13 @@ class RipgrepSearcher:
             return None
         return reason_of(said.complaint or f"exit status {returncode}")
 
+    def walk(self, target: str) -> list[str]:
+        from asrch.engine.argv import files_argv
+        from asrch.engine.process import run_to_end
+
+        output, _ = run_to_end(files_argv(self.rg, target), self._launch)
+        return [path.decode("utf-8", "surrogateescape") for path in output.split(b"\0")[:-1]]
+
     def file_types(self) -> dict[str, tuple[str, ...]]:
         from asrch.engine.argv import type_list_argv
         from asrch.engine.process import run_to_end

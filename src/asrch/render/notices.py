@@ -9,6 +9,7 @@ from asrch.domain.notices import (
     BroadNotice,
     CapNotice,
     DominanceNotice,
+    IdleFilterNotice,
     LooseBoundaryNotice,
     NestedPathNotice,
     NoMatchNotice,
@@ -60,6 +61,20 @@ def _loose_boundary(notice: LooseBoundaryNotice) -> str:
         f"lines like {' and '.join(quote(m) for m in missed)}; search {bounded}"
         f"{quote(term)} without {flag}"
     )
+
+
+def _idle_filter(notice: IdleFilterNotice) -> str:
+    """D38: what the filter did not do, and for a glob with a `/`, how it is anchored."""
+    named = f"{notice.option} {quote(notice.value)}"
+    under = " under any path searched" if notice.path is None else f" under {quote(notice.path)}"
+    did = "matched no file" if notice.matched_none else "removed no file"
+    said = f"{named} {did}{under}"
+    if not notice.anchored:
+        return said
+    said += "; a glob with a / is matched from the working directory, as rg matches it"
+    if notice.spelling is not None:
+        said += f"; from {quote(notice.path or '.')} write {quote(notice.spelling)}"
+    return said
 
 
 def _narrower(mode: Mode) -> str:
@@ -154,6 +169,8 @@ def notice_text(notice: Notice) -> str:
                 "path as given, so lines both find are counted for each; drop one of the two "
                 "to count each line once"
             )
+        case IdleFilterNotice():
+            return _idle_filter(notice)
         case RetentionNotice():
             return (
                 f"only the first {notice.kept} matches are clustered; narrow the term or "
