@@ -25,6 +25,11 @@ from asrch.render.errors import error_line
 ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
+def argv_text(**sizes: int) -> st.SearchStrategy[str]:
+    """Text an argv can hold: no NUL (the C strings of exec end at one)."""
+    return st.text(st.characters(exclude_characters="\0"), **sizes)
+
+
 def _argument(command: str, name: str) -> Argument:
     return next(a for a in COMMANDS[command].arguments if a.name == name)
 
@@ -106,7 +111,7 @@ def test_a_number_not_in_ascii_digits_names_the_value_and_the_range(text: str) -
 
 @given(
     st.one_of(
-        st.text(max_size=12),
+        argv_text(max_size=12),
         st.text(st.sampled_from("0123456789.+-_xeE ١２³"), max_size=8),
         st.integers(0, 10**40).map(str),
         st.builds(lambda z, n: "0" * z + str(n), st.integers(0, 5), st.integers(0, 10**6)),
@@ -139,7 +144,7 @@ def test_leading_zeros_are_read_as_decimal() -> None:
 # --- choices ---------------------------------------------------------------------
 
 
-@given(st.one_of(st.sampled_from(["text", "json", "JSON", "", " json", "yaml"]), st.text()))
+@given(st.one_of(st.sampled_from(["text", "json", "JSON", "", " json", "yaml"]), argv_text()))
 def test_a_choice_is_one_of_its_words_exactly(value: str) -> None:
     if value in ("text", "json"):
         assert _values("scout", "q", f"--format={value}")["format"] == value
@@ -155,7 +160,7 @@ def test_a_choice_is_one_of_its_words_exactly(value: str) -> None:
     command=st.sampled_from(sorted(COMMANDS)),
     flag=st.sampled_from(["--word", "--identifier", "--regex", "--ignore-case", "-i"]),
     value=st.one_of(
-        st.sampled_from(["yes", "no", "1", "0", "true", "false", "none", ""]), st.text()
+        st.sampled_from(["yes", "no", "1", "0", "true", "false", "none", ""]), argv_text()
     ),
 )
 def test_a_flag_with_a_value_is_an_error(command: str, flag: str, value: str) -> None:
@@ -240,7 +245,7 @@ def test_an_option_after_dashes_is_an_extra_argument() -> None:
 
 @given(
     option=st.sampled_from(["--term", "--line", "--page", "--clusters", "--context", "--glob"]),
-    value=st.builds(lambda s: "-" + s, st.text(min_size=1, max_size=8)).filter(looks_like_option),
+    value=st.builds(lambda s: "-" + s, argv_text(min_size=1, max_size=8)).filter(looks_like_option),
 )
 def test_a_value_that_looks_like_an_option_must_be_joined(option: str, value: str) -> None:
     command = {"--term": "survey", "--line": "show", "--context": "show"}.get(option, "sample")
