@@ -269,6 +269,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run_command_line(tokens)
     except AsrchError as exc:
+        from asrch.engine.process import stop_requested
+
+        if stop_requested():
+            # A signal came while the searches ran; a search of survey's, cut by it, may
+            # raise its own error first: the answer is still "interrupted", said by none.
+            return ExitStatus.INTERRUPTED
         if isinstance(exc, OutputError):
             _drop_stdout()
         _complain(error_line(exc))

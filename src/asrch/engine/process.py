@@ -39,6 +39,11 @@ def refuse_new_children() -> None:
     _stopping = True
 
 
+def stop_requested() -> bool:
+    """A stopping signal came: what fails from now on is asrch stopping its own searches."""
+    return _stopping
+
+
 def kill_all() -> None:
     """Kill every rg child still running (a signal reached the main thread)."""
     with _LIVE_LOCK:
