@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from asrch.contract.build import answer
 from asrch.contract.models import Notice, PathMatches, ScoutAnswer, validated
 from asrch.contract.render import ESCAPES, render_json
-from asrch.contract.values import printable
+from asrch.contract.values import printable, printable_path
 from asrch.domain.clusters import Cluster
 from asrch.domain.counting import Ranked
 from asrch.domain.lines import SourceLine
@@ -73,11 +73,19 @@ def test_scout_any_names(term: str, mode: Mode, path: str, rows: list[tuple[str,
     assert out == _as_the_models_print(report)
     _check_no_raw_controls(out)
     data = one_answer(out)
-    assert (data["query"], data["path"], data["mode"]) == (printable(term), printable(path), mode)
-    assert data["top_files"] == [{"path": printable(r.path), "matches": r.matches} for r in ranked]
+    assert (data["query"], data["path"], data["mode"]) == (
+        printable(term),
+        printable_path(path),
+        mode,
+    )
+    assert data["top_files"] == [
+        {"path": printable_path(r.path), "matches": r.matches} for r in ranked
+    ]
     assert [n["kind"] for n in data["notices"]] == ["broad", "cap", "short_term"]
     if not any(0xDC80 <= ord(c) <= 0xDCFF for c in term + path):
-        assert (data["query"], data["path"]) == (term, path), "names round-trip exactly"
+        assert data["query"] == term, "terms round-trip exactly"
+    if not any(0xDC80 <= ord(c) <= 0xDCFF or c == "\\" for c in path):
+        assert data["path"] == path, "names round-trip exactly"
 
 
 snippet_lines = st.lists(
@@ -167,3 +175,13 @@ def test_every_report_has_its_answer_and_nothing_else_does() -> None:
         notices=(),
     )
     assert json.loads(render_json(report))["top_files"] == [{"path": "caf\\xe9", "matches": 1}]
+
+    # Issue 20, item 8: the byte E9 and the four characters `\xe9` are two names, and
+    # two spellings: a name's own backslash is written doubled.
+    both = report._replace(
+        top_files=(Ranked(path="caf\udce9", matches=1), Ranked(path="caf\\xe9", matches=1))
+    )
+    assert [r["path"] for r in json.loads(render_json(both))["top_files"]] == [
+        "caf\\xe9",
+        "caf\\\\xe9",
+    ]

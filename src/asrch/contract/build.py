@@ -13,7 +13,7 @@ two renderers.
 from functools import singledispatch
 from typing import Any
 
-from asrch.contract.values import SCHEMA_VERSION, printable
+from asrch.contract.values import SCHEMA_VERSION, printable, printable_path
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
@@ -45,7 +45,7 @@ def _domain_notices(notices: tuple[DomainNotice, ...]) -> tuple[Answer, ...]:
 
 
 def _rows(rows: tuple[Ranked, ...]) -> tuple[Answer, ...]:
-    return tuple({"path": printable(r.path), "matches": r.matches} for r in rows)
+    return tuple({"path": printable_path(r.path), "matches": r.matches} for r in rows)
 
 
 def _line(line: SourceLine) -> Answer:
@@ -98,7 +98,7 @@ def scout_answer(report: ScoutReport) -> Answer:
         "query": printable(report.query.term),
         "mode": report.query.mode,
         **_narrowing(report.query.ignore_case, report.query.filters),
-        "path": printable(report.path),
+        "path": printable_path(report.path),
         "matches": report.matches,
         "files": report.files,
         "capped": report.capped,
@@ -108,7 +108,7 @@ def scout_answer(report: ScoutReport) -> Answer:
             {"kind": k.kind, "matches": k.matches, "files": k.files} for k in report.kinds
         ),
         "listed": tuple(
-            {"path": printable(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
+            {"path": printable_path(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
             for f in report.listed
         ),
         "notices": _domain_notices(report.notices),
@@ -132,20 +132,20 @@ def survey_answer(report: SurveyReport) -> Answer:
                 "matches": t.matches,
                 "files": t.files,
                 "capped": t.capped,
-                "dominant_path": None if t.dominant_path is None else printable(t.dominant_path),
+                "dominant_path": None if t.dominant_path is None else printable_path(t.dominant_path),
             }
             for t in report.overall
         ),
         "by_path": tuple(
             {
-                "path": printable(section.path),
+                "path": printable_path(section.path),
                 "terms": tuple(
                     {
                         "term": printable(r.term),
                         "matches": r.matches,
                         "files": r.files,
                         "capped": r.capped,
-                        "top_file": printable(r.top_file),
+                        "top_file": printable_path(r.top_file),
                     }
                     for r in section.rows
                 ),
@@ -165,7 +165,7 @@ def sample_answer(report: SampleReport) -> Answer:
         "query": printable(report.query.term),
         "mode": report.query.mode,
         **_narrowing(report.query.ignore_case, report.query.filters),
-        "file": printable(report.file),
+        "file": printable_path(report.file),
         "matches": report.matches,
         "capped": report.capped,
         "clustered": report.kept,
@@ -197,7 +197,7 @@ def show_answer(report: ShowReport) -> Answer:
         "query": printable(report.query.term),
         "mode": report.query.mode,
         **_narrowing(report.query.ignore_case, report.query.filters),
-        "file": printable(report.file),
+        "file": printable_path(report.file),
         "matches": None if at_line else report.matches,
         "capped": report.capped,
         "refused": report.refused,

@@ -21,3 +21,11 @@ def printable(value: str) -> str:
     if value.isascii():
         return value
     return "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in value)
+
+
+def printable_path(path: str) -> str:
+    """A path as a JSON string holds it, one spelling per name: `printable`, with each
+    `\\` of the name written `\\\\` first, so a name holding the four characters `\\xe9`
+    and a name holding the byte E9 never print alike (issue 20, item 8), as in the text's
+    quoted form; docs/json.md says how to read a path back."""
+    return printable(path.replace("\\", "\\\\")) if "\\" in path else printable(path)
