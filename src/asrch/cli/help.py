@@ -25,18 +25,26 @@ def _option_lines(arguments: tuple[Argument, ...]) -> list[str]:
     return lines
 
 
-def _usage(command: Command) -> str:
-    words = ["asrch", command.name, "[OPTION ...]"]
+def _grammar(command: Command, *, compact: bool = False) -> list[str]:
+    """The words a call must or may hold besides its options: `--term T [--term T ...]`
+    (compact: `--term T ...`), `QUERY`, `[PATH]`, `[PATH ...]`."""
+    words = []
     for option in command.options:
         if option.required:  # survey's --term
             one = f"{option.spelling} {option.metavar}"
-            words.append(f"{one} [{one} ...]" if option.many else one)
+            if option.many:
+                one = f"{one} ..." if compact else f"{one} [{one} ...]"
+            words.append(one)
     for argument in command.positionals:
         if argument.many:
             words.append(f"[{argument.spelling} ...]")
         else:
             words.append(argument.spelling if argument.required else f"[{argument.spelling}]")
-    return "usage: " + " ".join(words)
+    return words
+
+
+def _usage(command: Command) -> str:
+    return "usage: " + " ".join(["asrch", command.name, "[OPTION ...]", *_grammar(command)])
 
 
 SHARED = frozenset((*(a.name for a in COMMON), "word", "identifier", "regex"))
@@ -57,15 +65,18 @@ def command_help(command: Command) -> str:
 
 def _app_help() -> str:
     shared = tuple(a for a in SCOUT.options if a.name in SHARED)
-    commands = [f"  {c.name:<8} {c.summary}" for c in COMMANDS.values()]
-    commands.append("  mcp      serve the four commands as MCP tools over stdio")
+    # Each command with its grammar: an agent that reads this help alone can call it.
+    calls = [(" ".join([c.name, *_grammar(c, compact=True)]), c.summary) for c in COMMANDS.values()]
+    calls.append(("mcp", "the 4 commands as MCP tools (stdio)"))
+    width = max(len(call) for call, _ in calls) + 2
+    commands = [f"  {call.ljust(width)}{summary}" for call, summary in calls]
     lines = [
-        "usage: asrch COMMAND [OPTION ...] ARG ...",
+        "usage: asrch COMMAND [OPTION ...]",
         "",
         "Narrowing search for coding agents, on ripgrep; counts are matching lines.",
-        "survey -> scout -> sample -> show --line; `next: asrch ...` ends an answer",
-        "with a next step, a command to paste as it is.",
-        "Binary files are searched only if named.",
+        "survey -> scout -> sample -> show --line; an answer with a next step ends",
+        "with it as `next: asrch ...`, ready to paste.",
+        "Binary files: searched only if named.",
         "",
         "commands:",
         *commands,

@@ -288,7 +288,7 @@ def load(name: str) -> Callable[..., Any]:
 
 SURVEY = Command(
     "survey",
-    "compare up to 12 terms across up to 8 paths (no match bodies)",
+    "up to 12 terms x 8 paths: counts only",
     "Compare terms across paths (default .): per term its matching lines, files and\n"
     "dominant path; per path the terms found there and their top file. Each term x\n"
     "path pair stops at 50000 lines (`>=N`).",
@@ -339,7 +339,7 @@ SURVEY = Command(
 
 SCOUT = Command(
     "scout",
-    "one term: matching lines, files, top 5 directories, top 5 files",
+    "one term: counts, top 5 dirs and files",
     "Count the lines matching QUERY under PATH (default .): the top 5 directories\n"
     "and files, paths relative to PATH; stops at 50000 lines (`at least`).",
     (
@@ -374,7 +374,7 @@ SCOUT = Command(
 
 SAMPLE = Command(
     "sample",
-    "one term in one file: clusters of nearby matches, paged",
+    "clusters of matches in one file, paged",
     "Cluster FILE's first 5000 matches (at most 2 lines apart share one), a page\n"
     "at a time: each cluster's range, hits, first and last match, a line around.",
     (
@@ -419,7 +419,7 @@ SAMPLE = Command(
 
 SHOW = Command(
     "show",
-    f"one term in one file: up to {SHOW_MAX_MATCHES} matches with context, or --line N",
+    f"up to {SHOW_MAX_MATCHES} matches in context, or --line N",
     f"Print FILE's matches with context; more than {SHOW_MAX_MATCHES}: refused, a note "
     "(exit 3).\nWith --line N: the lines around N (matches marked `:`), never refused.",
     (

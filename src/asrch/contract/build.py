@@ -132,7 +132,7 @@ def survey_answer(report: SurveyReport) -> Answer:
                 "matches": t.matches,
                 "files": t.files,
                 "capped": t.capped,
-                "dominant_path": None if t.dominant_path is None else printable_path(t.dominant_path),
+                "dominant_path": t.dominant_path and printable_path(t.dominant_path),
             }
             for t in report.overall
         ),
