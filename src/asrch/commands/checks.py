@@ -9,41 +9,51 @@ def _unreadable(path: str, status: PathStatus) -> InputError:
     return InputError(f"cannot read {quote(path)}: {status.reason}")
 
 
+def _require(searcher: Searcher, path: str, empty: str, refused: dict[PathKind, str]) -> PathKind:
+    """The one path check: `empty` when `path` is "", rg's reason when unreadable, and
+    `refused[kind]` (its `{path}` the quoted path) for each kind the caller refuses."""
+    if path == "":
+        raise InputError(empty)
+    status = searcher.inspect(path)
+    if status.kind is PathKind.UNREADABLE:
+        raise _unreadable(path, status)
+    wording = refused.get(status.kind)
+    if wording is not None:
+        raise InputError(wording.format(path=quote(path)))
+    return status.kind
+
+
 def require_path(searcher: Searcher, path: str) -> PathKind:
     """A search target must exist and be readable (D21): the walk's business starts
     below it, where an unreadable entry is a skipped file."""
-    if path == "":
-        raise InputError("empty path; give a file or directory, or omit it for .")
-    status = searcher.inspect(path)
-    kind = status.kind
-    if kind is PathKind.MISSING:
-        raise InputError(f"path {quote(path)} does not exist")
-    if kind is PathKind.UNREADABLE:
-        raise _unreadable(path, status)
-    if kind is PathKind.SPECIAL:
-        raise InputError(
-            f"path {quote(path)} is a FIFO, socket or device; give a regular file or a directory"
-        )
-    return kind
+    return _require(
+        searcher,
+        path,
+        "empty path; give a file or directory, or omit it for .",
+        {
+            PathKind.MISSING: "path {path} does not exist",
+            PathKind.SPECIAL: (
+                "path {path} is a FIFO, socket or device; give a regular file or a directory"
+            ),
+        },
+    )
 
 
 def require_file(searcher: Searcher, path: str) -> None:
     """`sample` and `show` read one regular file: never a directory, never a FIFO."""
-    if path == "":
-        raise InputError("empty FILE; give one regular file")
-    status = searcher.inspect(path)
-    kind = status.kind
-    if kind is PathKind.MISSING:
-        raise InputError(f"file {quote(path)} does not exist")
-    if kind is PathKind.UNREADABLE:
-        raise _unreadable(path, status)
-    if kind is PathKind.DIRECTORY:
-        raise InputError(
-            f"{quote(path)} is a directory; give one file "
-            "(scout QUERY DIR lists the files with most matches)"
-        )
-    if kind is PathKind.SPECIAL:
-        raise InputError(f"{quote(path)} is a FIFO, socket or device; give one regular file")
+    _require(
+        searcher,
+        path,
+        "empty FILE; give one regular file",
+        {
+            PathKind.MISSING: "file {path} does not exist",
+            PathKind.DIRECTORY: (
+                "{path} is a directory; give one file "
+                "(scout QUERY DIR lists the files with most matches)"
+            ),
+            PathKind.SPECIAL: "{path} is a FIFO, socket or device; give one regular file",
+        },
+    )
 
 
 def require_range(name: str, value: int, low: int, high: int | None = None) -> None:
