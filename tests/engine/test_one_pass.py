@@ -22,9 +22,9 @@ from asrch.domain.query import Query
 from asrch.engine import one_pass
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
-from asrch.engine.json_events import tally_from_json
 from asrch.engine.one_pass import BlockReader, count_terms
 from tests.support.cli import run_asrch
+from tests.support.reference_scan import tally_from_json
 
 RG = resolve_rg()
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"

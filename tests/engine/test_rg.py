@@ -10,8 +10,8 @@ from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
-from asrch.engine.json_events import tally_from_json
 from tests.support.cli import run_asrch
+from tests.support.reference_scan import tally_from_json
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 RG = resolve_rg()

@@ -19,7 +19,7 @@ from asrch.domain.counting import top_directories, top_files
 from asrch.domain.query import Query
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files, rg_path_order
-from asrch.engine.json_events import tally_from_json
+from tests.support.reference_scan import tally_from_json
 
 RG = resolve_rg()
 QUERY = Query(term="needle")

@@ -192,14 +192,11 @@ def files_argv(rg: str, target: str) -> list[str]:
     return [rg, *BASE_FLAGS, "--files", "--null", "--", operand(target)]
 
 
-def json_argv(
-    rg: str, query: Query, target: str, *, context: int = 0, log_binary: bool = False
-) -> list[str]:
+def json_argv(rg: str, query: Query, target: str, *, context: int = 0) -> list[str]:
     """Match (and context) events as JSON lines, in path order."""
     return [
         rg,
         *BASE_FLAGS,
-        *([LOG_BINARY] if log_binary else []),
         "--json",
         f"--context={context}",
         "--sort=path",

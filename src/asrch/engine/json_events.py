@@ -4,15 +4,10 @@ import base64
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple, NoReturn
 
-from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
-from asrch.domain.query import Query
-from asrch.engine.argv import as_typed, json_argv, operand
-from asrch.engine.counts import binary_met, rg_path_order
-from asrch.engine.process import RgRun
 
 
 class LineEvent(NamedTuple):
@@ -63,11 +58,7 @@ def _data(field: dict[str, Any]) -> bytes:
 _decode_json = json.JSONDecoder().decode
 
 
-FileEnd = Callable[[str, "int | None"], None]
-"""Told each file's end: its path and rg's `binary_offset` (None: no NUL byte met)."""
-
-
-def parse_events(lines: Iterable[bytes], *, on_end: FileEnd | None = None) -> Iterator[LineEvent]:
+def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
     paths: dict[bytes, str] = {}
     for line in lines:
         if not line:
@@ -76,12 +67,6 @@ def parse_events(lines: Iterable[bytes], *, on_end: FileEnd | None = None) -> It
             record = _decode_json(line.decode("utf-8"))
             kind = record["type"]
             if kind not in ("match", "context"):
-                if kind == "end" and on_end is not None:
-                    data = record["data"]
-                    offset = data.get("binary_offset")
-                    on_end(
-                        os.fsdecode(_data(data["path"])), None if offset is None else int(offset)
-                    )
                 continue
             data = record["data"]
             raw_path = _data(data["path"])
@@ -146,49 +131,3 @@ def _unreadable(why: str) -> NoReturn:
     raise EngineError(
         f"rg printed JSON asrch cannot read ({why}); check that ASRCH_RG points at ripgrep 14"
     ) from None
-
-
-def tally_from_json(rg: str, query: Query, target: str, *, cap: int) -> Tally:
-    """The reference count: a path-ordered JSON scan stopped at the cap (D9).
-
-    A walked file holding NUL is binary: rg stops in it at the NUL and says so in the
-    file's `end` event, after any matches before it; those are not counted, as
-    `rg --count` does not count them. So the scan stops at the cap only at the end of
-    the file it was reached in, once that file is known not to be binary.
-    `count_files` must give the same Tally; tests hold the two to that.
-    """
-    named = operand(target)
-    counts: dict[str, int] = {}
-    total = 0
-    full_in: str | None = None
-    stop = False
-
-    def on_end(path: str, binary_offset: int | None) -> None:
-        nonlocal total, full_in, stop
-        if binary_offset is not None and path != named:
-            total -= counts.pop(path, 0)
-        if path == full_in:
-            stop = total >= cap
-            full_in = None if not stop else full_in
-
-    with RgRun(json_argv(rg, query, target, log_binary=True)) as run:
-        for event in parse_events(split_lines(run.chunks()), on_end=on_end):
-            if stop:
-                run.stop()
-                break
-            if not event.is_match or full_in is not None:
-                continue
-            counts[event.path] = counts.get(event.path, 0) + 1
-            total += 1
-            if total >= cap:
-                full_in = event.path
-        said = run.finish()
-    capped = total >= cap
-    last = list(counts)[-1] if capped else None
-    files = tuple(FileCount(path=as_typed(p, target), matches=n) for p, n in counts.items())
-    return Tally(
-        files=files,
-        capped=capped,
-        skipped=said.skipped,
-        binary=binary_met(said, None if last is None else rg_path_order(os.fsencode(last))),
-    )
