@@ -114,16 +114,25 @@ class PathMatches(Model):
     matches: Count
 
 
-class ScoutAnswer(Model):
-    """`asrch scout --format json`: one term's distribution under one path."""
+class QueryAnswerHead(Model):
+    """The header scout, sample and show open with (survey, with several terms and
+    paths, writes its own). Each answer overrides `command` with its literal; pydantic
+    keeps an overridden field where the base declared it, so the schema's properties
+    and the answer's keys stay in this order."""
 
     schema_version: Literal["1"] = SCHEMA_VERSION
-    command: Literal["scout"] = "scout"
+    command: str
     query: Text
     mode: Mode
     case: Case
     types: Types
     globs: Globs
+
+
+class ScoutAnswer(QueryAnswerHead):
+    """`asrch scout --format json`: one term's distribution under one path."""
+
+    command: Literal["scout"] = "scout"
     path: Text = Field(description="The searched path, as typed.")
     matches: Count = Field(description="Matching lines (a lower bound when `capped`).")
     files: Count = Field(description="Files with a matching line (a lower bound when `capped`).")
@@ -262,16 +271,10 @@ class SampleCluster(Model):
     )
 
 
-class SampleAnswer(Model):
+class SampleAnswer(QueryAnswerHead):
     """`asrch sample --format json`: one page of the clusters of a term in one file."""
 
-    schema_version: Literal["1"] = SCHEMA_VERSION
     command: Literal["sample"] = "sample"
-    query: Text
-    mode: Mode
-    case: Case
-    types: Types
-    globs: Globs
     file: Text
     matches: Count
     capped: bool
@@ -294,16 +297,10 @@ class Window(Model):
     end: LineNumber
 
 
-class ShowAnswer(Model):
+class ShowAnswer(QueryAnswerHead):
     """`asrch show --format json`: matches with context, or the window around `line`."""
 
-    schema_version: Literal["1"] = SCHEMA_VERSION
     command: Literal["show"] = "show"
-    query: Text
-    mode: Mode
-    case: Case
-    types: Types
-    globs: Globs
     file: Text
     matches: Count | None = Field(
         description="Matching lines in the file; null with `--line` (see `window_matches`)."
