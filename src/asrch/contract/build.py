@@ -19,6 +19,7 @@ from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
 from asrch.domain.next_step import call_of
 from asrch.domain.notices import Notice as DomainNotice
+from asrch.domain.query import Query
 from asrch.domain.sample import SampleReport
 from asrch.domain.sample import Snippet as DomainSnippet
 from asrch.domain.scout import ScoutReport
@@ -75,6 +76,22 @@ def _narrowing(ignore_case: bool, filters: Filters) -> Answer:
     }
 
 
+def _query_head(command: str, query: Query) -> Answer:
+    """The header scout, sample and show open with (`QueryAnswerHead`)."""
+    return {
+        **_head(command),
+        "query": printable(query.term),
+        "mode": query.mode,
+        **_narrowing(query.ignore_case, query.filters),
+    }
+
+
+def _tail(notices: tuple[Answer, ...], step: tuple[str, ...]) -> Answer:
+    """What every answer ends with: its notices and the next step, as argument strings
+    and as an MCP call."""
+    return {"notices": notices, "next": _next(step), "next_call": _next_call(step)}
+
+
 def _next(step: tuple[str, ...]) -> tuple[str, ...] | None:
     """The text's `next:` step, or none where the text has none (its line too long)."""
     return pasteable(step) or None
@@ -94,10 +111,7 @@ def answer(report: object) -> Answer:
 @answer.register
 def scout_answer(report: ScoutReport) -> Answer:
     return {
-        **_head("scout"),
-        "query": printable(report.query.term),
-        "mode": report.query.mode,
-        **_narrowing(report.query.ignore_case, report.query.filters),
+        **_query_head("scout", report.query),
         "path": printable_path(report.path),
         "matches": report.matches,
         "files": report.files,
@@ -111,9 +125,7 @@ def scout_answer(report: ScoutReport) -> Answer:
             {"path": printable_path(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
             for f in report.listed
         ),
-        "notices": _domain_notices(report.notices),
-        "next": _next(report.next_step),
-        "next_call": _next_call(report.next_step),
+        **_tail(_domain_notices(report.notices), report.next_step),
     }
 
 
@@ -152,19 +164,14 @@ def survey_answer(report: SurveyReport) -> Answer:
             }
             for section in report.by_path
         ),
-        "notices": _domain_notices(report.notices),
-        "next": _next(report.next_step),
-        "next_call": _next_call(report.next_step),
+        **_tail(_domain_notices(report.notices), report.next_step),
     }
 
 
 @answer.register
 def sample_answer(report: SampleReport) -> Answer:
     return {
-        **_head("sample"),
-        "query": printable(report.query.term),
-        "mode": report.query.mode,
-        **_narrowing(report.query.ignore_case, report.query.filters),
+        **_query_head("sample", report.query),
         "file": printable_path(report.file),
         "matches": report.matches,
         "capped": report.capped,
@@ -182,9 +189,7 @@ def sample_answer(report: SampleReport) -> Answer:
             }
             for view in report.shown
         ),
-        "notices": _notices(sample_notes(report)),
-        "next": _next(report.next_step),
-        "next_call": _next_call(report.next_step),
+        **_tail(_notices(sample_notes(report)), report.next_step),
     }
 
 
@@ -193,10 +198,7 @@ def show_answer(report: ShowReport) -> Answer:
     at_line = report.line is not None
     span = window(report, report.line) if report.line is not None else None
     return {
-        **_head("show"),
-        "query": printable(report.query.term),
-        "mode": report.query.mode,
-        **_narrowing(report.query.ignore_case, report.query.filters),
+        **_query_head("show", report.query),
         "file": printable_path(report.file),
         "matches": None if at_line else report.matches,
         "capped": report.capped,
@@ -207,7 +209,5 @@ def show_answer(report: ShowReport) -> Answer:
         "last_line": report.last_line if at_line else None,
         "context": report.context,
         "snippets": _snippets(report.snippets),
-        "notices": _notices(show_notes(report)),
-        "next": _next(report.next_step),
-        "next_call": _next_call(report.next_step),
+        **_tail(_notices(show_notes(report)), report.next_step),
     }
