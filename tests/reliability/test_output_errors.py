@@ -14,23 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.jsonrpc import initialize
+
 ASRCH = f"{shlex.quote(sys.executable)} -m asrch"
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
 pytestmark = pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"},
-        },
-    }
-)
+INITIALIZE = json.dumps(initialize(1))
 
 
 def _shell(line: str, cwd: Path = CORPUS, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.jsonrpc import INITIALIZED, initialize
+
 ASRCH = [sys.executable, "-m", "asrch"]
 
 
@@ -112,26 +114,17 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int]]:
     )
     assert server.stdin is not None
     assert server.stdout is not None
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"},
-        },
-    }
+    request = initialize(1)
     call = {
         "jsonrpc": "2.0",
         "id": 2,
         "method": "tools/call",
         "params": {"name": "scout", "arguments": {"query": "needle"}},
     }
-    server.stdin.write(json.dumps(initialize).encode() + b"\n")
+    server.stdin.write(json.dumps(request).encode() + b"\n")
     server.stdin.flush()
     assert json.loads(server.stdout.readline())["id"] == 1
-    for message in ({"jsonrpc": "2.0", "method": "notifications/initialized"}, call):
+    for message in (INITIALIZED, call):
         server.stdin.write(json.dumps(message).encode() + b"\n")
     server.stdin.flush()
     return server, _recorded(pids)

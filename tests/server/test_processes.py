@@ -32,6 +32,7 @@ from tests.server.helpers import (
     tool_text,
     wait_for,
 )
+from tests.support.jsonrpc import INITIALIZED, initialize
 
 SLOW = "slowterm"
 
@@ -116,20 +117,9 @@ class Served:
             stderr=subprocess.PIPE,
             env={**os.environ, "ASRCH_RG": str(rg)},
         )
-        self.send(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": "2025-11-25",
-                    "capabilities": {},
-                    "clientInfo": {"name": "test", "version": "0"},
-                },
-            }
-        )
+        self.send(initialize(1))
         assert self.receive()["id"] == 1
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self.send(INITIALIZED)
         self.call(2, "scout", {"query": SLOW})
         wait_for(lambda: bool(recorded(self.pids)))
 

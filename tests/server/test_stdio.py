@@ -17,6 +17,7 @@ from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult
 
 from tests.server.helpers import run_cli, text_of, tool_text
+from tests.support.jsonrpc import initialize
 
 # The README's command line, as a client configuration runs it: `asrch mcp`.
 ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
@@ -124,17 +125,8 @@ def test_asrch_mcp_reads_a_stdin_that_cannot_be_polled(corpus: Path, tmp_path: P
     """/dev/null or a file of requests as stdin (`asrch mcp < requests.jsonl`): read
     directly, to its end, then the server ends as on a hang-up (exit 0)."""
     requests = tmp_path / "requests.jsonl"
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"},
-        },
-    }
-    requests.write_text(json.dumps(initialize) + "\n")
+    request = initialize(1)
+    requests.write_text(json.dumps(request) + "\n")
     for stdin in (Path(os.devnull), requests):
         with stdin.open("rb") as source:
             done = subprocess.run(

@@ -15,17 +15,9 @@ from typing import Any
 import pytest
 
 from asrch.server.wire import refusal
+from tests.support.jsonrpc import INITIALIZED, initialize
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 100,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
+INITIALIZE = initialize(100)
 
 MALFORMED: list[tuple[str, Any, int]] = [
     ("not json", None, -32700),
@@ -55,7 +47,7 @@ def test_each_malformed_line_is_refused_as_json_rpc_says(line: str, ident: Any, 
 
 def test_good_lines_pass() -> None:
     assert refusal(json.dumps(INITIALIZE)) is None
-    assert refusal('{"jsonrpc": "2.0", "method": "notifications/initialized"}') is None
+    assert refusal(json.dumps(INITIALIZED)) is None
     # A surrogate pair is one character, not a lone half.
     assert refusal('{"jsonrpc": "2.0", "id": 1, "method": "ping", "x": "\\ud83d\\ude00"}') is None
 

@@ -7,10 +7,11 @@ twice, a missing or extra argument) comes out as a `CycloptsError`, which `worde
 turns into asrch's one line, naming the tokens as they were typed.
 
 Two rules cyclopts cannot hold, each kept by the smallest shim that does:
-- A bare `-` is a value (the spec: "`-` alone never looks like an option"), where
-  cyclopts reads any token starting with `-` as an option. `placeholders` hands it over
-  as `PLACEHOLDER`, a string no command line can hold (argv has no NUL), and the
-  converters give `-` back. The converse too: `-inf` or `-.5` is an option to asrch
+- A bare `-` is a value (the spec: "`-` alone never looks like an option"), and so is
+  a dash and a digit (`-1`, `-0;`), where cyclopts reads such a token as an option
+  unless it is a number. `placeholders` hands it over behind `VALUE_MARK`, a NUL, which
+  no command line can hold (argv has none), and the converters give it back. The
+  converse too: `-inf` or `-.5` is an option to asrch
   (a dash and no digit) and a number to cyclopts; it goes over marked (`OPTION_MARK`).
 - A flag takes no value (D25: `--word=yes` is an error). cyclopts reads `--word=yes`
   as on and `--word=no` as off in its binder, before any converter or validator sees
@@ -37,8 +38,9 @@ from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.values import quote
 
 _DIGITS = frozenset("0123456789")
-PLACEHOLDER = "\0-"
-"""A bare `-` on its way through cyclopts (see the module's note)."""
+VALUE_MARK = "\0"
+"""Before a token that is a value to asrch but an option to cyclopts (`-`, `-0;`: a dash
+and a digit starts a value, D25): cyclopts then reads it as the value it is."""
 OPTION_MARK = "--\0"
 """Before a token that looks like an option to asrch but a number to cyclopts (`-inf`,
 `-.5`): cyclopts then reads it as the (unknown) option it is."""
@@ -61,15 +63,18 @@ class UnknownWordError(ArgumentError):
 
 
 def placeholders(tokens: Sequence[str]) -> list[str]:
-    """The tokens for cyclopts: before `--`, each bare `-` as `PLACEHOLDER`, and each
+    """The tokens for cyclopts: before `--`, each token asrch reads as a value but
+    cyclopts as an option marked as a value (`-`, `-0;`), and each
     token asrch reads as an option but cyclopts as a number marked as an option."""
     out: list[str] = []
     dashes = False
     for token in tokens:
         dashes = dashes or token == "--"
-        if token == "-" and not dashes:
-            out.append(PLACEHOLDER)
-        elif not dashes and looks_like_option(token) and not is_option_like(token):
+        if dashes or not token.startswith("-"):
+            out.append(token)
+        elif not looks_like_option(token) and is_option_like(token):
+            out.append(VALUE_MARK + token)
+        elif looks_like_option(token) and not is_option_like(token):
             out.append(OPTION_MARK + token)
         else:
             out.append(token)
@@ -89,7 +94,7 @@ def refuse_flag_values(tokens: Sequence[str]) -> None:
 
 def _given(text: str) -> str:
     """A token as typed, placeholders undone."""
-    return "-" if text == PLACEHOLDER else text.removeprefix(OPTION_MARK)
+    return text.removeprefix(VALUE_MARK).removeprefix(OPTION_MARK)
 
 
 def looks_like_option(token: str) -> bool:
