@@ -22,7 +22,10 @@ same term, survey against the one-pass limit, `rg --count -e T1 … -e T12` over
 paths. Their RSS is the peak of asrch and its rg children together (sampled from /proc,
 never below the kernel's per-process peak).
 
-    python -m bench.run [--scenario default|large] [--repeat N] [--json PATH]
+    python -m bench.run [--scenario default|large] [--repeat N] [--json PATH] [--only TEXT]
+
+`--only TEXT` (repeatable) keeps the rows whose name holds one of the TEXTs, e.g.
+`--scenario large --only survey` for the survey rows alone.
 """
 
 import argparse
@@ -474,10 +477,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "11")))
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--scenario", choices=("default", "large"), default="default")
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT")
     args = parser.parse_args()
+
+    def chosen(rows: list[Scenario]) -> list[Scenario]:
+        return [s for s in rows if not args.only or any(t in s.name for t in args.only)]
+
     if args.scenario == "large":
         out = args.json or Path("bench/results/large.json")
-        rows = [measure(s, args.repeat, tree_rss=True) for s in large_scenarios()]
+        rows = [measure(s, args.repeat, tree_rss=True) for s in chosen(large_scenarios())]
         print(large_table(rows))
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
@@ -486,7 +494,7 @@ def main() -> None:
     args.json = args.json or Path("bench/results/latest.json")
     with tempfile.TemporaryDirectory(prefix="asrch-bench-") as tmp:
         text = scenarios(Path(tmp))
-        rows = [measure(s, args.repeat) for s in [*text, *json_scenarios(text)]]
+        rows = [measure(s, args.repeat) for s in chosen([*text, *json_scenarios(text)])]
         startup = measure_startup(Path(tmp), args.repeat)
     print(table(rows))
     print(startup_table(startup))

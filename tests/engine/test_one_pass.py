@@ -47,21 +47,29 @@ def _check(queries: list[Query], target: str, cap: int) -> list[Tally]:
     got = count_terms(RG, queries, target, cap=cap)
     assert got == _reference(queries, target, cap)
     assert got == [count_files(RG, q, target, cap=cap) for q in queries]
-    # Batches of a file or two: many judged while rg walks, terms dropped at their cap,
-    # rg stopped once every term has its lines.
+    # The judges fed a file or two at a time (stopping at their cap while rg walks, rg
+    # stopped once every term has its lines), and, read a few bytes at a time, every
+    # line that came in two reads taken for a long one: judged apart, in batches of a
+    # line or two, its place in the stream kept by an empty line; the file of all but
+    # the first 3 lines found by bisection.
     with _tiny_batches():
         assert count_terms(RG, queries, target, cap=cap) == got
     return got
 
 
+_TINY = {"_BATCH_FIRST": 1, "_BATCH_MAX": 16, "_FLUSH": 1, "_LONG": 0, "_READ": 5, "_MAPPED": 4}
+
+
 @contextlib.contextmanager
 def _tiny_batches() -> Iterator[None]:
-    saved = one_pass._BATCH_FIRST, one_pass._BATCH_MAX
-    one_pass._BATCH_FIRST, one_pass._BATCH_MAX = 1, 16
+    saved = {name: getattr(one_pass, name) for name in _TINY}
+    for name, value in _TINY.items():
+        setattr(one_pass, name, value)
     try:
         yield
     finally:
-        one_pass._BATCH_FIRST, one_pass._BATCH_MAX = saved
+        for name, value in saved.items():
+            setattr(one_pass, name, value)
 
 
 # Fragments that make terms overlap (`ab` in `aab`, `b_` after `a`), sit next to word

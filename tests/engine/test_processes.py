@@ -96,3 +96,46 @@ def test_failing_rg_is_an_engine_error(tmp_path: Path) -> None:
     )
     assert done.returncode == 4
     assert "rg failed with exit status 3" in done.stderr
+
+
+_FED_JUDGE = """
+import sys
+from asrch.domain.query import Query
+from asrch.engine.argv import judge_lines_argv
+from asrch.engine.binary import resolve_rg
+from asrch.engine.process import RgFed
+
+judge = RgFed(judge_lines_argv(resolve_rg(), Query(term="needle"), "-", cap=50_000))
+judge.feed(b"needle\\n" * 1000)
+print(judge._child.pid, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_judge_fed_by_asrch_ends_when_asrch_is_killed() -> None:
+    """survey's judges (`RgFed`) start without the parent-death signal: the end of their
+    input, when the process feeding them dies, even by SIGKILL, is what ends them."""
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _FED_JUDGE],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert parent.stdout is not None
+    judge = int(parent.stdout.readline())
+    assert _running(judge)
+    parent.kill()
+    parent.wait(timeout=20)
+    deadline = time.monotonic() + 10
+    while _running(judge) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not _running(judge), "the judge reads on after asrch was killed"
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (its parent gone, init reaps it when it can)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

@@ -243,11 +243,12 @@ def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
 
 def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str]:
     """`N:[Omitted long matching line]` for each line of `lines` (a file of lines rg
-    already matched while walking, so no binary rule and no walk) that the query
-    matches, stopped after `cap` of them. `--max-columns=1` omits every line (a matched
-    line is never empty, and its LF counts): one short record a line whatever its length
-    or number of matches. `--mmap`: a line of 200 MB is searched where it lies, not
-    read into rg's growing buffer first (≈10× less CPU on one such line).
+    already matched while walking, so no binary rule and no walk; `-`: stdin, as it
+    comes) that the query matches, stopped after `cap` of them. `--max-columns=1` omits
+    every line (a matched line is never empty, and its LF counts): one short record a
+    line whatever its length or number of matches. `--mmap` (a file): a line of 200 MB
+    is searched where it lies, not read into rg's growing buffer first (≈10× less CPU on
+    one such line); stdin only ever holds short lines (engine/one_pass.py).
 
     `--encoding=none`: the file starts with whatever line matched first; rg must not
     sniff a byte-order mark there (FF FE would turn the whole file into UTF-16). The
@@ -257,7 +258,7 @@ def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str
         "--no-config",
         "--encoding=none",
         "--text",
-        "--mmap",
+        *([] if lines == "-" else ["--mmap"]),
         "--line-number",
         "--max-columns=1",
         f"--max-count={cap}",

@@ -3,12 +3,16 @@ the two at once.
 
 1. One rg run over the directory, in path order (`lines_argv`: `--sort=path`), prints
    each line that matches any of the terms, grouped per file, into a pipe. asrch reads
-   it as rg writes it (`BlockReader`) and gathers whole files into batches.
-2. Each batch goes into a scratch file, and per term still under the cap, rg searches
-   it and prints the numbers of the lines the term matches alone, stopping at the
-   lines the term still needs (`--max-count`). Batches are judged on a thread pool
-   while rg walks on: on 2 cores, the walk and the judging overlap.
-3. Once every term has its 50,000 lines, rg is stopped: the rest of the tree cannot
+   it as rg writes it (`BlockReader`).
+2. One more rg per term (`_Streams`), started with the walk, reads those lines on its
+   stdin as they come, in path order, and prints the numbers of the lines its term
+   matches alone, stopping at the cap (`--max-count`): a term's first 50,000 lines are
+   its own path-ordered scan. The judges run while rg walks, a process each: 13 rg
+   runs in all, whatever the size of the tree.
+3. A line too long to pass through a pipe into 12 rg buffers (`_LONG`) is replaced
+   there by an empty line (no term matches one) and judged apart: such lines gather
+   into a scratch file, searched per term where it lies (`--mmap`, `_Judge`).
+4. Once every term has its 50,000 lines, rg is stopped: the rest of the tree cannot
    change an answer cut at the cap.
 
 The lines are the bytes rg matched, one a line, and every mode matches within a line,
@@ -17,18 +21,20 @@ to agree with rg's (word boundaries, Unicode, invalid bytes). In path order and 
 the cap (`cut_at_cap`), each term's numbers are its own path-ordered scan stopped at the
 cap (D9); the tests hold each Tally to a separate rg run per term.
 
-Memory is bounded by the batches, not by the tree: asrch holds at most 2 batches being
-judged and one being gathered (each at most `_BATCH_MAX` bytes, plus one file's lines),
-a record per matching file, and per term a count per file. rg writes into a pipe, so
-when the judging falls behind, rg waits instead of the scratch growing.
+Memory is bounded by the pipes and the long lines, not by the tree: asrch holds one
+file's lines, a megabyte waiting for the judges, at most 2 batches of long lines being
+judged and one being gathered, a record per matching file, and per term a count per
+file. When the judges fall behind, asrch waits on them, and the walking rg on asrch.
 """
 
 import os
 import re
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from itertools import repeat
+from itertools import islice, repeat
 from typing import IO
 
 from asrch.domain.counting import Tally
@@ -36,16 +42,22 @@ from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv, lines_argv
 from asrch.engine.counts import count_files, cut_at_cap, kept_by_filters
-from asrch.engine.process import HERE, Launch, RgRun, run_to_end, scratch_for_child
+from asrch.engine.process import HERE, Launch, RgFed, RgRun, run_to_end, scratch_for_child
 from asrch.engine.stderr import RgSaid
 
+_FLUSH = 1 << 20
+"""The judges are fed a megabyte at a time: a write per judge per megabyte."""
+_LONG = 1 << 20
+"""A line longer than this (one that came in several reads) is judged apart, where it
+lies: through the pipes, each of the 12 judges would hold it in its buffer."""
+_MAPPED = 1 << 22
+"""Lines whose file is found in an array (4 bytes a line: ≤ 16 MB), the rest by
+bisection over the files' first lines (≈5× slower a line)."""
 _BATCH_FIRST = 4 << 20
-"""The first batch: a tree with fewer matched lines is judged in one batch, with one rg
-run per term (smaller first batches cost more runs than the overlap saved, measured on
-the stdlib copies of the large bench); the next is twice as big, up to `_BATCH_MAX`."""
+"""The first batch of long lines; the next is twice as big, up to `_BATCH_MAX`."""
 _BATCH_MAX = 8 << 20
-"""Bounds memory: 2 batches being judged and one being gathered, ≤ 24 MB of scratch
-(≈90 MB RSS + scratch with rg's children on 576 MB of one repeated line)."""
+"""Bounds memory: 2 batches of long lines being judged and one being gathered, ≤ 24 MB
+of scratch."""
 _IN_FLIGHT = 2
 """Batches being judged at once; the reader waits (and rg with it) beyond that."""
 
@@ -233,8 +245,8 @@ class _Judge:
         batch still to judge: a lower bound of what precedes the next batch."""
         self._flight: list[_Batch] = []
 
-    def all_capped(self) -> bool:
-        return all(n >= self._cap for n in self._sure)
+    def capped(self, term: int) -> bool:
+        return self._sure[term] >= self._cap
 
     def submit(self, batch: _Batch) -> None:
         while len(self._flight) >= _IN_FLIGHT:
@@ -279,6 +291,123 @@ class _Judge:
             batch.close()
 
 
+class _Streams:
+    """One rg per term judging the lines on its stdin, in path order, as they come, up
+    to the cap; lines are numbered from 1 across the whole stream."""
+
+    def __init__(self, rg: str, queries: Sequence[Query], *, cap: int, launch: Launch) -> None:
+        self._judges: list[RgFed] = []
+        try:
+            for query in queries:
+                argv = judge_lines_argv(rg, query, "-", cap=cap)
+                self._judges.append(RgFed(argv, launch, pipe_size=_FLUSH))
+        except BaseException:
+            self.kill()
+            raise
+        self._buffer: list[bytes] = []
+        self._size = 0
+        self.lines = 0
+        """Lines in the stream so far, those still in the buffer included."""
+        self._starts: list[int] = []
+        """The number of each kept file's first line."""
+        self._file_of_line = array("I", [0])
+        """The file number of each of the first `_MAPPED` lines (line 0: none)."""
+
+    @property
+    def full(self) -> bool:
+        return self._size >= _FLUSH
+
+    def start(self) -> None:
+        """The next lines are a new file's."""
+        self._starts.append(self.lines + 1)
+
+    def add(self, lines: bytes, count: int) -> None:
+        self._buffer.append(lines)
+        self._size += len(lines)
+        self.lines += count
+        if self.lines < _MAPPED:
+            self._file_of_line.extend(repeat(len(self._starts), count))
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        data = self._buffer[0] if len(self._buffer) == 1 else b"".join(self._buffer)
+        self._buffer = []
+        self._size = 0
+        for judge in self._judges:
+            judge.feed(data)
+
+    def done(self, term: int) -> bool:
+        """The term's judge has stopped reading: it has its cap of lines."""
+        return not self._judges[term].reading
+
+    def finish(self) -> list["Counter[int]"]:
+        """Per term, its lines per file, by file number (from 1)."""
+        self.flush()
+        found = []
+        for judge in self._judges:
+            output, _ = judge.finish()
+            found.append(self._per_file(judged_lines(output)))
+        return found
+
+    def _per_file(self, lines: list[int]) -> "Counter[int]":
+        """`lines` (ascending) counted per file."""
+        mapped = bisect_left(lines, len(self._file_of_line))
+        counts = Counter(map(self._file_of_line.__getitem__, islice(lines, mapped)))
+        if mapped < len(lines):
+            # File k (from 1) holds the lines from starts[k - 1] on, up to starts[k].
+            counts.update(map(bisect_right, repeat(self._starts), islice(lines, mapped, None)))
+        return counts
+
+    def kill(self) -> None:
+        for judge in self._judges:
+            judge.kill()
+
+
+class _Sink:
+    """Where a kept file's lines go: the stream, or, a line too long for it, a batch
+    of long lines (an empty line holds its place in the stream)."""
+
+    def __init__(self, streams: _Streams, judge: _Judge) -> None:
+        self.streams = streams
+        self.judge = judge
+        self.long = _Batch()
+        self._limit = _BATCH_FIRST
+
+    def start(self) -> None:
+        self.streams.start()
+
+    def lines(self, index: int, parts: Piece, count: int) -> None:
+        if len(parts) == 1:
+            self.streams.add(parts[0], count)
+        else:
+            self.long.add(index, list(parts), 1)
+            self.streams.add(b"\n", 1)
+
+    def pass_on(self) -> bool:
+        """Send on what is gathered, once there is enough; True if the stream was fed."""
+        if self.long.size >= self._limit:
+            self.judge.submit(self.long)
+            self.long, self._limit = _Batch(), min(2 * self._limit, _BATCH_MAX)
+        if self.streams.full:
+            self.streams.flush()
+            return True
+        return False
+
+    def all_capped(self, terms: int) -> bool:
+        return all(self.streams.done(t) or self.judge.capped(t) for t in range(terms))
+
+    def finish(self) -> list["Counter[int]"]:
+        """Per term, its lines per file (by number), every line read so far judged."""
+        self.judge.submit(self.long)
+        self.judge.finish()
+        found = self.streams.finish()
+        for counts, per_batch in zip(found, self.judge.found, strict=True):
+            for batch_counts in per_batch:
+                counts.update(batch_counts)
+        return found
+
+
 def count_terms(
     rg: str, queries: Sequence[Query], target: str, *, cap: int, launch: Launch = HERE
 ) -> list[Tally]:
@@ -291,10 +420,14 @@ def count_terms(
         ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool,
         RgRun(lines_argv(rg, queries, target), launch, pipe_size=_PIPE) as run,
     ):
+        streams = _Streams(rg, queries, cap=cap, launch=launch)
         judge = _Judge(rg, queries, cap=cap, launch=launch, pool=pool)
+        sink = _Sink(streams, judge)
         try:
-            _read_and_judge(run, files, judge)
+            _read(run, files, sink, len(queries))
+            found = sink.finish()
         except BaseException:
+            streams.kill()
             judge.abandon()
             raise
         said = run.finish()
@@ -304,8 +437,8 @@ def count_terms(
         return [count_files(rg, q, target, cap=cap, launch=launch) for q in queries]
     binary_kept = None if kept is None else [p for p in said.binary_paths() if kept(p)]
     return [
-        cut_at_cap(files.in_order(per_batch), target, said, cap=cap, binary=binary_kept)
-        for per_batch in judge.found
+        cut_at_cap(files.in_order(counts), target, said, cap=cap, binary=binary_kept)
+        for counts in found
     ]
 
 
@@ -314,33 +447,31 @@ _PIPE = 1 << 20
 _READ = 1 << 20
 
 
-def _read_and_judge(run: RgRun, files: "_Files", judge: _Judge) -> None:
-    limit = _BATCH_FIRST
-    batch = _Batch()
+def _read(run: RgRun, files: "_Files", sink: _Sink, terms: int) -> None:
     reader = BlockReader()
     for chunk in run.chunks(_READ):
-        for path, piece, count, ends in reader.feed(chunk):
+        for path, parts, count, ends in reader.feed(chunk):
+            # A short line that came in several reads: one part like the others.
+            piece = (b"".join(parts),) if len(parts) > 1 and _short(parts) else parts
             if not ends:
                 files.add(path, piece, count)
                 continue
             if files.reading:
                 files.add(path, piece, count)
-                files.done(batch)
+                files.done(sink)
             else:
                 # The usual case, a file's lines in one piece: no list of pieces.
-                files.whole(batch, path, piece, count)
-            if batch.size >= limit:
-                judge.submit(batch)
-                batch, limit = _Batch(), min(2 * limit, _BATCH_MAX)
-                if judge.all_capped():
-                    # Every term has its lines: nothing further can change an answer.
-                    run.stop()
-                    judge.finish()
-                    return
+                files.whole(sink, path, piece, count)
+            if sink.pass_on() and sink.all_capped(terms):
+                # Every term has its lines: nothing further can change an answer.
+                run.stop()
+                return
     reader.close()
-    files.done(batch)
-    judge.submit(batch)
-    judge.finish()
+    files.done(sink)
+
+
+def _short(parts: Piece) -> bool:
+    return sum(map(len, parts)) <= _LONG
 
 
 def _last_line(parts: list[bytes]) -> bytes:
@@ -361,15 +492,14 @@ def _last_line(parts: list[bytes]) -> bytes:
 
 class _Files:
     """The files rg printed lines of, in its (path) order: the one being read, those
-    kept (numbered, for the batches), those that looked binary."""
+    kept (numbered, for the judges), those that looked binary."""
 
     def __init__(self, kept: Callable[[bytes], bool] | None) -> None:
         self._kept = kept
         self.paths: list[bytes] = []
         self.looked_binary: list[bytes] = []
         self._path = b""
-        self._pieces: list[bytes] = []
-        self._lines = 0
+        self._pieces: list[tuple[Piece, int]] = []
 
     @property
     def reading(self) -> bool:
@@ -378,34 +508,36 @@ class _Files:
 
     def add(self, path: bytes, piece: Piece, lines: int) -> None:
         self._path = path
-        self._pieces += piece
-        self._lines += lines
+        if piece:
+            self._pieces.append((piece, lines))
 
-    def done(self, batch: _Batch) -> None:
+    def done(self, sink: _Sink) -> None:
         """The file being read has all its lines."""
-        pieces, lines = self._pieces, self._lines
-        self._pieces, self._lines = [], 0
+        pieces, self._pieces = self._pieces, []
         if pieces:
-            self._keep(batch, self._path, pieces, lines)
+            self._keep(sink, self._path, pieces)
 
-    def whole(self, batch: _Batch, path: bytes, piece: Piece, lines: int) -> None:
+    def whole(self, sink: _Sink, path: bytes, piece: Piece, lines: int) -> None:
         """A file whose lines came in one piece."""
         if piece:
-            self._keep(batch, path, list(piece), lines)
+            self._keep(sink, path, [(piece, lines)])
 
-    def _keep(self, batch: _Batch, path: bytes, pieces: list[bytes], lines: int) -> None:
-        """Into the batch, unless the filters drop the file or rg took it for binary."""
+    def _keep(self, sink: _Sink, path: bytes, pieces: list[tuple[Piece, int]]) -> None:
+        """To the judges, unless the filters drop the file or rg took it for binary."""
         if self._kept is not None and not self._kept(path):
             return
         # A binary file rg met is not counted by `rg --count` even if lines before its
         # NUL matched; the line printer shows those lines and ends them with a warning.
-        if pieces[-1].endswith(b")\n"):
-            line = _last_line(pieces)
+        if pieces[-1][0][-1].endswith(b")\n"):
+            line = _last_line([part for piece, _ in pieces for part in piece])
             if line.startswith(path) and _BINARY_WARNING.fullmatch(line, len(path)):
                 self.looked_binary.append(path)
                 return
         self.paths.append(path)
-        batch.add(len(self.paths) - 1, pieces, lines)
+        index = len(self.paths)  # from 1
+        sink.start()
+        for piece, lines in pieces:
+            sink.lines(index, piece, lines)
 
     def binary_as_logged(self, said: RgSaid) -> bool:
         """The files that looked binary are those rg said were (among those kept)."""
@@ -414,9 +546,8 @@ class _Files:
         logged = set(said.binary_paths())
         return logged.issuperset(self.looked_binary) and logged.isdisjoint(self.paths)
 
-    def in_order(self, per_batch: list["Counter[int]"]) -> Iterator[tuple[bytes, int]]:
-        """A term's (path, matching lines), in path order."""
+    def in_order(self, counts: "Counter[int]") -> Iterator[tuple[bytes, int]]:
+        """A term's (path, matching lines), in path order; `counts` by file number."""
         paths = self.paths
-        for counts in per_batch:
-            for index, n in counts.items():
-                yield paths[index], n
+        for number in sorted(counts):
+            yield paths[number - 1], counts[number]
