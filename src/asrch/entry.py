@@ -3,13 +3,16 @@
 import os
 import signal
 from collections.abc import Sequence
-from typing import NoReturn
 
 
-def _terminate(signum: int, frame: object) -> NoReturn:
-    from asrch.engine.process import refuse_new_children  # noqa: PLC0415 (see main)
+def _terminate(signum: int, frame: object) -> None:
+    from asrch.engine.process import refuse_new_children, starting_child  # noqa: PLC0415 (see main)
 
     refuse_new_children()
+    if starting_child():
+        # The child being started is stopped as soon as it is held, and the search
+        # cancelled: the same unwinding, from there.
+        return
     # Unwinding runs every `finally`, which kills and reaps the rg child.
     raise KeyboardInterrupt
 

@@ -420,14 +420,17 @@ def count_terms(
         ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool,
         RgRun(lines_argv(rg, queries, target), launch, pipe_size=_PIPE) as run,
     ):
-        streams = _Streams(rg, queries, cap=cap, launch=launch)
         judge = _Judge(rg, queries, cap=cap, launch=launch, pool=pool)
-        sink = _Sink(streams, judge)
+        streams: _Streams | None = None
         try:
+            streams = _Streams(rg, queries, cap=cap, launch=launch)
+            sink = _Sink(streams, judge)
             _read(run, files, sink, len(queries))
             found = sink.finish()
         except BaseException:
-            streams.kill()
+            if streams is not None:
+                streams.kill()
+            # Also kills a judge that a signal cut off while it was being started.
             judge.abandon()
             raise
         said = run.finish()

@@ -39,6 +39,17 @@ def refuse_new_children() -> None:
     _stopping = True
 
 
+_main_starting = False
+
+
+def starting_child() -> bool:
+    """The main thread is starting a child: a signal handler must not raise now. Raised
+    inside `Popen`, after the fork, the exception would lose a running child (and inside
+    a fork handler Python drops it); `_start` stops the child itself once it is held,
+    since `refuse_new_children` has been called."""
+    return _main_starting
+
+
 def stop_requested() -> bool:
     """A stopping signal came: what fails from now on is asrch stopping its own searches."""
     return _stopping
@@ -401,6 +412,10 @@ def _start(
     *,
     die_with_parent: bool = True,
 ) -> "subprocess.Popen[bytes]":
+    global _main_starting  # noqa: PLW0603 (read by the signal handler, like _stopping)
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        _main_starting = True
     try:
         child = subprocess.Popen(
             argv,
@@ -414,13 +429,21 @@ def _start(
             preexec_fn=_die_with_parent() if die_with_parent else None,  # noqa: PLW1509 (async-signal-safe calls only)
         )
     except OSError as exc:
+        if main:
+            _main_starting = False
         raise EngineError(
             f"cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
             "reinstall asrch or set ASRCH_RG"
         ) from None
+    except BaseException:
+        if main:
+            _main_starting = False
+        raise
     with _LIVE_LOCK:
         _LIVE.add(child)
         stopping = _stopping
+    if main:
+        _main_starting = False
     if stopping:  # kill_all may have run before this child was in _LIVE
         _kill(child)
         child.wait()
