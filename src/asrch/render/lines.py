@@ -56,11 +56,17 @@ def _visible(char: str) -> str:
 
 
 def strip_ending(raw: bytes) -> bytes:
+    return raw[: content_end(raw)]
+
+
+def content_end(raw: bytes) -> int:
+    """Where the line's text ends: before its LF or CR LF, if any. An index, not a
+    slice: a slice copies the line (300 MB for a minified one)."""
     if raw.endswith(b"\r\n"):
-        return raw[:-2]
+        return len(raw) - 2
     if raw.endswith(b"\n"):
-        return raw[:-1]
-    return raw
+        return len(raw) - 1
+    return len(raw)
 
 
 def _decode(raw: bytes) -> str:
@@ -82,24 +88,26 @@ def _source_size(char: str) -> int:
     return 1 if 0xDC80 <= ord(char) <= 0xDCFF else len(char.encode("utf-8"))
 
 
-def _char_start(raw: bytes, pos: int) -> int:
-    """`pos`, moved back to the start of the UTF-8 character it falls inside.
+def _char_start(raw: bytes, pos: int, total: int) -> int:
+    """`pos` (within `raw[:total]`), moved back to the start of the UTF-8 character it
+    falls inside.
 
     A byte that is not a continuation byte never lies inside a character, so a split
     before it decodes the two halves exactly as the whole. If the 3 bytes before `pos`
     are continuation bytes too, no lead byte can reach `pos`: it is a split already.
     """
-    pos = max(0, min(pos, len(raw)))
+    pos = max(0, min(pos, total))
     back = pos
     for _ in range(3):
-        if back == 0 or back >= len(raw) or (raw[back] & 0xC0) != 0x80:
+        if back == 0 or back >= total or (raw[back] & 0xC0) != 0x80:
             return back
         back -= 1
-    return back if back < len(raw) and (raw[back] & 0xC0) != 0x80 else pos
+    return back if back < total and (raw[back] & 0xC0) != 0x80 else pos
 
 
-def _forward(raw: bytes, start: int, room: int) -> tuple[str, int]:
-    """The visible text of `raw` from `start` that fits in `room` bytes, and where it ends.
+def _forward(raw: bytes, start: int, room: int, total: int) -> tuple[str, int]:
+    """The visible text of `raw[:total]` from `start` that fits in `room` bytes, and
+    where it ends.
 
     Each character prints whole or not at all (an escape such as `\\xe9` is never
     split). A printed character is never shorter than the bytes it stands for, so
@@ -108,10 +116,10 @@ def _forward(raw: bytes, start: int, room: int) -> tuple[str, int]:
     out: list[str] = []
     used = 0
     end = start
-    for char in _decode(raw[start : start + room + 4]):
+    for char in _decode(raw[start : min(start + room + 4, total)]):
         shown = _visible(char)
         size = len(shown.encode("utf-8"))
-        if used + size > room or end >= len(raw):
+        if used + size > room or end >= total:
             break
         out.append(shown)
         used += size
@@ -121,7 +129,7 @@ def _forward(raw: bytes, start: int, room: int) -> tuple[str, int]:
 
 def _backward(raw: bytes, end: int, room: int) -> tuple[str, int]:
     """The visible text of `raw` ending at `end` that fits in `room` bytes, and its start."""
-    start = _char_start(raw, end - room - 4)
+    start = _char_start(raw, end - room - 4, end)
     out: list[str] = []
     used = 0
     for char in reversed(_decode(raw[start:end])):
@@ -148,21 +156,20 @@ def fit_line(prefix: str, raw: bytes, first_match: Span | None = None) -> str:
     whole in the head of the line: the kept part then starts up to MATCH_LEAD printed
     bytes before the match, or earlier when the rest of the line fits, so the room is used.
     """
-    raw = strip_ending(raw)
+    total = content_end(raw)
     room = LINE_CAP - _size(prefix)
-    if len(raw) <= room:
+    if total <= room:
         text = visible_text(raw)
         if _size(text) <= room:
             return prefix + text
-    total = len(raw)
     right = _size(MARKER.format(total))
-    head, head_end = _forward(raw, 0, room - right)
+    head, head_end = _forward(raw, 0, room - right, total)
     if first_match is not None and first_match[1] > head_end:
-        match = _char_start(raw, first_match[0])
+        match = _char_start(raw, first_match[0], total)
         before, start = _backward(raw, match, MATCH_LEAD)
         if start > 0:
             left = LEFT_MARKER.format(start)
-            after, end = _forward(raw, match, room - _size(left) - _size(before) - right)
+            after, end = _forward(raw, match, room - _size(left) - _size(before) - right, total)
             if end < total:
                 return prefix + left + before + after + MARKER.format(total - end)
             text, start = _backward(raw, total, room - _size(LEFT_MARKER.format(total)))
