@@ -19,7 +19,7 @@ from asrch.cli.errors import (
 from asrch.cli.help import APP_HELP, COMMAND_HELP, SHARED
 from asrch.commands.table import COMMANDS, Argument
 from asrch.domain.errors import InputError, NotDigitsError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from asrch.render.errors import error_line
 
 ASCII_DIGITS = re.compile(r"[0-9]+")

@@ -1,6 +1,6 @@
 import pytest
 
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 @pytest.mark.parametrize(

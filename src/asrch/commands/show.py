@@ -13,7 +13,7 @@ from asrch.domain.show import (
     scope_lines_of_show,
     with_show_scopes,
 )
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def run_show(

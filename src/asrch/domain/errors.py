@@ -2,7 +2,7 @@
 
 from enum import IntEnum
 
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 class ExitStatus(IntEnum):

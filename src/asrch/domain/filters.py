@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from asrch.domain.errors import InputError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 _ANY_NAME = "[^/]*"
 

@@ -6,7 +6,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import SHORT_TERM
 from asrch.domain.modes import Mode
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 class Query(NamedTuple):

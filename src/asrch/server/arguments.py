@@ -24,7 +24,7 @@ from typing import Any
 
 from asrch.commands.table import COMMANDS, Argument, Command
 from asrch.domain.errors import AsrchError, InputError, OutOfRangeError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def _json_type(argument: Argument) -> dict[str, Any]:
