@@ -48,6 +48,10 @@ def _headers(file: str, line: int, cwd: Path = FIXTURE) -> list[int] | None:
         ("src/client.ts", 17, [15, 16]),
         ("src/widget.js", 9, [6, 7, 8]),
         ("src/widget.js", 2, [1]),
+        # CommonJS: a function defined by assignment; a call taking a closure is none.
+        ("src/router.js", 5, [3]),
+        ("src/router.js", 10, []),
+        ("src/router.js", 13, []),
         # Java: the method's name line, not its annotation; a lambda is no definition.
         ("src/Scheduler.java", 8, [3, 7]),
         ("src/Scheduler.java", 13, [3, 11, 12]),

@@ -75,6 +75,6 @@ def make_query(
     if mode is Mode.REGEX and has_unescaped_pipe(term):
         raise InputError(
             f"--regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
-            "with survey --term A --term B, or escape it as \\|"
+            "with survey --term A --term B; a literal | is written \\|"
         )
     return Query(term=term, mode=mode, ignore_case=ignore_case, filters=filters)

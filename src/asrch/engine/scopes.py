@@ -3,7 +3,7 @@
 The `Scopes` port's adapter. It reads the file again (the search saw it through rg), parses
 it with the grammar its extension names (`LANGUAGES`), and walks from the root to each
 asked line. tree-sitter is imported only here, and only when a supported file is asked
-about: the count-only commands never load it (tests/contract/test_imports.py).
+about: the count-only commands never load it (tests/cli/test_imports.py).
 
 Truth first: a scope line is a claim. The walk gives up on a line (no scope, never a
 guess) when
@@ -79,7 +79,11 @@ _JS_DEFINITIONS = frozenset(
         "method_definition",
     }
 )
-_JS_TOP = frozenset({"lexical_declaration", "variable_declaration"})
+# `expression_statement`: only an assignment (`res.send = function send(body) {`, CommonJS's
+# way to define a function), never a call that takes a closure (`app.get('/', function () {`).
+_JS_TOP = frozenset({"lexical_declaration", "variable_declaration", "expression_statement"})
+_ASSIGNMENTS = frozenset({"assignment", "assignment_expression"})
+"""An `expression_statement` that defines something (Python's and JavaScript's node types)."""
 _TS_DEFINITIONS = _JS_DEFINITIONS | {
     "abstract_class_declaration",
     "interface_declaration",
@@ -326,7 +330,7 @@ def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> 
         return True
     if top and kind in grammar.top_level and node.end_point[0] > node.start_point[0]:
         if kind == "expression_statement":
-            return node.named_child_count > 0 and node.named_children[0].type == "assignment"
+            return node.named_child_count > 0 and node.named_children[0].type in _ASSIGNMENTS
         return True
     return False
 
