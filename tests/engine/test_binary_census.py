@@ -20,7 +20,7 @@ from asrch.domain.query import Query
 from asrch.engine.argv import BASE_FLAGS
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files, parse_count_records, rg_path_order
-from tests.reliability.helpers import asrch, check_invariants, notes
+from tests.end_to_end.helpers import asrch, check_invariants, notes
 
 RG = resolve_rg()
 QUERY = Query(term="needle")

@@ -5,7 +5,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import Filters, make_filters
 from asrch.domain.ports import Searcher
 from asrch.domain.query import Query, SearchOptions, make_query
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def filters_of(searcher: Searcher, options: SearchOptions) -> Filters:

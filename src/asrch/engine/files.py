@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
 from asrch.domain.query import Query
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from asrch.engine.argv import count_argv, json_argv
 from asrch.engine.counts import parse_count_records
 from asrch.engine.json_events import (

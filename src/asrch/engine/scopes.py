@@ -3,7 +3,7 @@
 The `Scopes` port's adapter. It reads the file again (the search saw it through rg), parses
 it with the grammar its extension names (`LANGUAGES`), and walks from the root to each
 asked line. tree-sitter is imported only here, and only when a supported file is asked
-about: the count-only commands never load it (tests/contract/test_imports.py).
+about: the count-only commands never load it (tests/cli/test_imports.py).
 
 Truth first: a scope line is a claim. The walk gives up on a line (no scope, never a
 guess) when

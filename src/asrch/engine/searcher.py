@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, PathStatus
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from asrch.engine.binary import resolve_rg
 from asrch.engine.process import HERE, Children, Launch
 from asrch.engine.stderr import RgRefusedError

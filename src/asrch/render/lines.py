@@ -2,6 +2,7 @@
 
 from asrch.domain.limits import LINE_CAP, MATCH_LEAD
 from asrch.domain.lines import Span
+from asrch.domain.text_safety import visible, visible_line
 
 MARKER = "…[+{} bytes]"
 LEFT_MARKER = "[+{} bytes]…"
@@ -36,25 +37,6 @@ def printed(text: str) -> bytes:
     return cap_text(text).encode("utf-8", "backslashreplace")
 
 
-def _picture(code: int) -> str:
-    # Unicode Control Pictures: visible, one column, never a real control.
-    return chr(0x2400 + code) if code < 0x20 else "\u2421"
-
-
-def _visible(char: str) -> str:
-    """How one decoded character prints (see `visible_text`)."""
-    code = ord(char)
-    if char == "\t" or (0x20 <= code < 0x7F) or (code >= 0xA0 and not 0xD800 <= code < 0xE000):
-        if code in (0x2028, 0x2029):
-            return f"\\u{code:04x}"
-        return char
-    if 0xDC80 <= code <= 0xDCFF:
-        return f"\\x{code - 0xDC00:02x}"
-    if code < 0x20 or code == 0x7F:
-        return _picture(code)
-    return f"\\u{code:04x}"
-
-
 def strip_ending(raw: bytes) -> bytes:
     return raw[: content_end(raw)]
 
@@ -74,18 +56,16 @@ def _decode(raw: bytes) -> str:
 
 
 def visible_text(raw: bytes) -> str:
-    """Snippet text: the line ending stripped, controls and bad bytes made visible.
-
-    Tabs stay (code is full of them); other C0 controls and DEL become Control
-    Pictures (`␛` for ESC); C1 controls become `\\u0085`-style escapes; bytes that are
-    not UTF-8 become `\\xNN`.
-    """
-    return "".join(_visible(char) for char in _decode(strip_ending(raw)))
+    """Snippet text: the line ending stripped, each character `visible`
+    (domain/text_safety.py: tabs stay, controls become Control Pictures, bytes that are
+    not UTF-8 `\\xNN`)."""
+    return visible_line(_decode(strip_ending(raw)))
 
 
 def _source_size(char: str) -> int:
-    """Bytes of the line one decoded character stands for (a surrogate escape: one)."""
-    return 1 if 0xDC80 <= ord(char) <= 0xDCFF else len(char.encode("utf-8"))
+    """Bytes of the line one decoded character stands for (a byte that is not UTF-8:
+    one, as it decoded)."""
+    return len(char.encode("utf-8", "surrogateescape"))
 
 
 def _char_start(raw: bytes, pos: int, total: int) -> int:
@@ -117,7 +97,7 @@ def _forward(raw: bytes, start: int, room: int, total: int) -> tuple[str, int]:
     used = 0
     end = start
     for char in _decode(raw[start : min(start + room + 4, total)]):
-        shown = _visible(char)
+        shown = visible(char)
         size = len(shown.encode("utf-8"))
         if used + size > room or end >= total:
             break
@@ -133,7 +113,7 @@ def _backward(raw: bytes, end: int, room: int) -> tuple[str, int]:
     out: list[str] = []
     used = 0
     for char in reversed(_decode(raw[start:end])):
-        shown = _visible(char)
+        shown = visible(char)
         size = len(shown.encode("utf-8"))
         if used + size > room:
             break
