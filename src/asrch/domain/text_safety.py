@@ -37,8 +37,8 @@ Why they differ:
 - The JSON encoder escapes `"`, `\` and C0 itself; `JSON_ESCAPES` adds DEL, C1 and the
   separators, so no reader splits the answer and no terminal acts on it. A byte that is
   not UTF-8 cannot be in a JSON string: `\xNN`, as the text shows it. No other
-  surrogate arrives (os.fsdecode makes only U+DC80-U+DCFF, the MCP wire refuses lone
-  surrogate escapes); the models refuse one (`has_surrogate`).
+  surrogate arrives (os.fsdecode makes only U+DC80-U+DCFF; the MCP wire refuses a
+  request holding one); the models refuse one too (both by `has_surrogate`).
 - rg's words are not asrch's values; rg's stderr is decoded with U+FFFD, so no byte or
   surrogate is among them.
 - Then every printed line, whatever made it, is cut to 800 bytes (`render/lines.py`,
