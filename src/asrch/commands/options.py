@@ -22,6 +22,11 @@ def query_of(term: str, options: SearchOptions, filters: Filters, *, what: str =
     )
 
 
+def single_query(searcher: Searcher, term: str, options: SearchOptions) -> Query:
+    """The query of a command that takes one term, its filters resolved (`query.filters`)."""
+    return query_of(term, options, filters_of(searcher, options))
+
+
 def require_kept(filters: Filters, path: str) -> None:
     """A file named as the path must be one the filters keep: they only narrow what is
     searched, so a file they drop would be searched for nothing."""

@@ -1,7 +1,7 @@
 """`scout`: count one term under one path."""
 
 from asrch.commands.checks import require_path
-from asrch.commands.options import filters_of, query_of, require_kept
+from asrch.commands.options import require_kept, single_query
 from asrch.domain.counting import Tally
 from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
@@ -19,18 +19,17 @@ def run_scout(
     scopes: Scopes | None = None,
 ) -> ScoutReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
-    filters = filters_of(searcher, options)
-    query = query_of(term, options, filters)
+    query = single_query(searcher, term, options)
     kind = require_path(searcher, path)
     if kind is PathKind.FILE:
-        require_kept(filters, path)
+        require_kept(query.filters, path)
     tally = searcher.count(query, path, cap=SCAN_CAP)
     directory = kind is PathKind.DIRECTORY
     listed = _listed(searcher, scopes, query, path, tally, directory=directory)
     report = build_scout_report(query, path, tally, directory=directory, listed=listed)
-    if directory and filters.active:
+    if directory and query.filters.active:
         # D38: a filter that did nothing to the walked files says so, first.
-        idle = idle_filters(filters, path, searcher.walk(path))
+        idle = idle_filters(query.filters, path, searcher.walk(path))
         report = report._replace(notices=(*idle, *report.notices))
     return report
 

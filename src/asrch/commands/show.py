@@ -1,7 +1,7 @@
 """`show`: the matches of one term in one file with context, or one line's window."""
 
 from asrch.commands.checks import require_file, require_range
-from asrch.commands.options import filters_of, query_of, require_kept
+from asrch.commands.options import require_kept, single_query
 from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
 from asrch.domain.ports import Scopes, Searcher
@@ -27,11 +27,10 @@ def run_show(
     scopes: Scopes | None = None,
 ) -> ShowReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
-    filters = filters_of(searcher, options)
-    query = query_of(term, options, filters)
+    query = single_query(searcher, term, options)
     require_range("--context", context, 0, SHOW_CONTEXT_MAX)
     require_file(searcher, file)
-    require_kept(filters, file)
+    require_kept(query.filters, file)
     if line is None:
         scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
         report = build_show_report(query, file, scan, context=context)

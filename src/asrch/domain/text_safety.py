@@ -5,18 +5,18 @@ file lines from their bytes), so a byte that is not UTF-8 is one code point
 U+DC80-U+DCFF. `kind` sorts a character into one class; the functions below say how
 each output shows each class, and each rule is written once, here.
 
-| class (`Kind`) | code points          | D2 value | line text | step   | JSON string | rg's words |
-| -------------- | -------------------- | -------- | --------- | ------ | ----------- | ---------- |
-| TAB            | U+0009               | `\t`     | kept      | none   | `\t`        | `\u0009`   |
-| LINE_END       | U+000A, U+000D       | `\n` `\r`| `␊` `␍`   | none   | `\n` `\r`   | `\u000a`   |
-| CONTROL        | other C0, DEL        | `\u001b` | `␛` `␡`   | none   | `\u001b`    | `\u001b`   |
-| C1             | U+0080-U+009F        | `\u0085` | `\u0085`  | none   | `\u0085`    | `\u0085`   |
-| SEPARATOR      | U+2028, U+2029       | `\u2028` | `\u2028`  | none   | `\u2028`    | `\u2028`   |
-| BYTE           | U+DC80-U+DCFF: NN    | `\xNN`   | `\xNN`    | none   | `\xNN`      | (never)    |
-| SURROGATE      | other U+D800-U+DFFF  | `\ud800` | `\ud800`  | none   | refused     | (never)    |
-| QUOTE          | `"`                  | `\"`     | kept      | quoted | `\"`        | kept       |
-| BACKSLASH      | `\`                  | `\\`     | kept      | quoted | `\\` (1)    | kept       |
-| (none)         | the rest             | kept (2) | kept      | quoted | kept        | kept (3)   |
+| class (`Kind`) | code points         | D2 value  | line text | step   | JSON string | rg's words |
+| -------------- | ------------------- | --------- | --------- | ------ | ----------- | ---------- |
+| TAB            | U+0009              | `\t`      | kept      | none   | `\t`        | `\u0009`   |
+| LINE_END       | U+000A, U+000D      | `\n` `\r` | `␊` `␍`   | none   | `\n` `\r`   | `\u000a`   |
+| CONTROL        | other C0, DEL       | `\u001b`  | `␛` `␡`   | none   | `\u001b`    | `\u001b`   |
+| C1             | U+0080-U+009F       | `\u0085`  | `\u0085`  | none   | `\u0085`    | `\u0085`   |
+| SEPARATOR      | U+2028, U+2029      | `\u2028`  | `\u2028`  | none   | `\u2028`    | `\u2028`   |
+| BYTE           | U+DC80-U+DCFF: NN   | `\xNN`    | `\xNN`    | none   | `\xNN`      | (never)    |
+| SURROGATE      | other U+D800-U+DFFF | `\ud800`  | `\ud800`  | none   | refused     | (never)    |
+| QUOTE          | `"`                 | `\"`      | kept      | quoted | `\"`        | kept       |
+| BACKSLASH      | `\`                 | `\\`      | kept      | quoted | `\\` (1)    | kept       |
+| (none)         | the rest            | kept (2)  | kept      | quoted | kept        | kept (3)   |
 
 The columns: a D2 value (`quote`): a path, a term, a value in an error line, on stdout
 and stderr alike; line text (`visible`): snippet and scope lines, a cluster header's
@@ -37,8 +37,8 @@ Why they differ:
 - The JSON encoder escapes `"`, `\` and C0 itself; `JSON_ESCAPES` adds DEL, C1 and the
   separators, so no reader splits the answer and no terminal acts on it. A byte that is
   not UTF-8 cannot be in a JSON string: `\xNN`, as the text shows it. No other
-  surrogate arrives (os.fsdecode makes only U+DC80-U+DCFF, the MCP wire refuses lone
-  surrogate escapes); the models refuse one (`has_surrogate`).
+  surrogate arrives (os.fsdecode makes only U+DC80-U+DCFF; the MCP wire refuses a
+  request holding one); the models refuse one too (both by `has_surrogate`).
 - rg's words are not asrch's values; rg's stderr is decoded with U+FFFD, so no byte or
   surrogate is among them.
 - Then every printed line, whatever made it, is cut to 800 bytes (`render/lines.py`,
