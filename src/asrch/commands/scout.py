@@ -44,14 +44,17 @@ def _listed(
     directory: bool,
 ) -> tuple[ListedFile, ...]:
     """D32: a small answer's matching lines, by file in path order, with their scopes.
-    At most 10 lines, so at most 10 files: one read each."""
+    At most 10 lines, so at most 10 files: one search reads them all (an rg start per
+    file cost more than the search, issue 23)."""
     if not lists(tally):
         return ()
     found = scopes or searcher.scopes()
     listed = []
+    lines_of = searcher.matching_lines(
+        query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
+    )
     for file in tally.files:
-        scan = searcher.scan(query, file.path, context=0, keep=SCOUT_LIST_MAX, cap=SCAN_CAP)
-        matches = [line for line in scan.lines if line.is_match]
+        matches = lines_of[file.path]
         if not matches:
             continue
         around = found.of(file.path, [line.number for line in matches])

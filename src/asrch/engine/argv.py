@@ -192,17 +192,27 @@ def files_argv(rg: str, target: str) -> list[str]:
     return [rg, *BASE_FLAGS, "--files", "--null", "--", operand(target)]
 
 
-def json_argv(rg: str, query: Query, target: str, *, context: int = 0) -> list[str]:
-    """Match (and context) events as JSON lines, in path order."""
+def json_argv(
+    rg: str,
+    query: Query,
+    target: str | Sequence[str],
+    *,
+    context: int = 0,
+    max_count: int | None = None,
+) -> list[str]:
+    """Match (and context) events as JSON lines, in path order, of one target or of
+    several files; with `max_count`, at most that many matching lines a file."""
+    targets = [target] if isinstance(target, str) else list(target)
     return [
         rg,
         *BASE_FLAGS,
         "--json",
         f"--context={context}",
+        *([] if max_count is None else [f"--max-count={max_count}"]),
         "--sort=path",
         *pattern_args(query),
         "--",
-        operand(target),
+        *map(operand, targets),
     ]
 
 
