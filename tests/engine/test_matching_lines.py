@@ -33,8 +33,8 @@ def test_one_search_lists_what_a_scan_of_each_file_lists(tmp_path: Path) -> None
     for query in (Query(term="needle"), Query(term="needle", mode=Mode.WORD)):
         found = matching_lines(RG, query, names, keep=10, launch=launch)
         assert list(found) == names
-        for name in names:
-            scan = scan_file(RG, query, name, context=0, keep=10, cap=50_000, launch=launch)
-            assert found[name] == tuple(line for line in scan.lines if line.is_match), name
+        for file in names:
+            scan = scan_file(RG, query, file, context=0, keep=10, cap=50_000, launch=launch)
+            assert found[file] == tuple(line for line in scan.lines if line.is_match), file
         assert len(found["many.txt"]) == 10
         assert found["none.txt"] == found["gone.txt"] == ()
