@@ -224,7 +224,7 @@ def test_an_input_error_is_a_tool_error_with_the_command_lines_message(
 
 TOOL_WORDS = {
     "scout --regex a|b": "error: mode regex query \"a|b\" contains an unescaped '|'; compare "
-    'alternatives with survey(terms=["A", "B"]), or escape it as \\|\n',
+    'alternatives with survey(terms=["A", "B"]); a literal | is written \\|\n',
     "scout --regex (": 'error: invalid mode regex query "(": unclosed group\n',
     "survey": 'error: survey needs at least one term in terms (1-12), e.g. terms: ["connect"]\n',
     "survey --term ": "error: empty terms; give a non-empty search term\n",
@@ -248,7 +248,8 @@ TOOL_WORDS = {
         "error: line 0 is out of range; allowed: 1 to the file's last line\n"
     ),
     "scout --type pyhton x": "error: unknown type pyhton; close names: python, cython; "
-    "`asrch --type-list` lists all 206\n",
+    "type takes one of ripgrep's 206 type names (rg --type-list), or narrow with glob "
+    "instead\n",
     "scout --glob [a x": 'error: glob "[a" is not a valid glob: unclosed character class; '
     "missing ']'\n",
     "sample --type py hit samples/clusters.txt": "error: samples/clusters.txt is excluded by "

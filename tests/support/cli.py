@@ -21,7 +21,7 @@ time (a lock) and on the main thread (the CLI sets a SIGTERM handler), so a test
 wants runs side by side, as processes, passes `cold=True`.
 
 `cold=True`, or ASRCH_TESTS_COLD=1 for every run, starts a fresh `python -m asrch`
-instead; `tests/test_runner.py` holds the two to the same bytes. Tests that are about the
+instead; `tests/cli/test_runner.py` holds the two to the same bytes. Tests that are about the
 process itself (signals, process groups, timeouts, stdin, the console script, imports)
 start their own subprocess and do not use this.
 

@@ -6,7 +6,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import SHORT_TERM
 from asrch.domain.modes import Mode
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 class Query(NamedTuple):
@@ -75,6 +75,6 @@ def make_query(
     if mode is Mode.REGEX and has_unescaped_pipe(term):
         raise InputError(
             f"--regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
-            "with survey --term A --term B, or escape it as \\|"
+            "with survey --term A --term B; a literal | is written \\|"
         )
     return Query(term=term, mode=mode, ignore_case=ignore_case, filters=filters)

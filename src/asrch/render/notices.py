@@ -21,7 +21,7 @@ from asrch.domain.notices import (
     ShortTermNotice,
     SkippedNotice,
 )
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def _for(term: str | None) -> str:

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.limits import SHOW_CONTEXT_DEFAULT
-from asrch.domain.values import quote
-from tests.reliability.helpers import Run, asrch, asrch_many, check_invariants, field
+from asrch.domain.text_safety import quote
+from tests.end_to_end.helpers import Run, asrch, asrch_many, check_invariants, field
 
 FILE_LINES = 30
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

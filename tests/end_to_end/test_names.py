@@ -16,7 +16,7 @@ import pytest
 from asrch.domain.limits import SCOUT_LIST_MAX
 from asrch.domain.scout import KINDS as FILE_KINDS
 from asrch.domain.scout import kind_of
-from tests.reliability.helpers import (
+from tests.end_to_end.helpers import (
     Run,
     asrch,
     asrch_many,

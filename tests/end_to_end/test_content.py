@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.helpers import (
+from tests.end_to_end.helpers import (
     LINE_CAP,
     Run,
     asrch,

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.reliability.helpers import (
+from tests.end_to_end.helpers import (
     Arg,
     Run,
     asrch,
