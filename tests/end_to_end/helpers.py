@@ -132,7 +132,7 @@ _NAMED = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 def read_value(text: str, pos: int = 0) -> tuple[str, int]:
     """One D2 value starting at `pos` (up to a `,` or the end); the value and the end.
 
-    The inverse of `asrch.domain.values.quote`: `\\xNN` is one undecodable byte, given
+    The inverse of `asrch.domain.text_safety.quote`: `\\xNN` is one undecodable byte, given
     back as the surrogate escape `os.fsencode` turns into that byte.
     """
     if not text.startswith('"', pos):

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.limits import SHOW_CONTEXT_DEFAULT
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from tests.end_to_end.helpers import Run, asrch, asrch_many, check_invariants, field
 
 FILE_LINES = 30

@@ -248,7 +248,8 @@ TOOL_WORDS = {
         "error: line 0 is out of range; allowed: 1 to the file's last line\n"
     ),
     "scout --type pyhton x": "error: unknown type pyhton; close names: python, cython; "
-    "`asrch --type-list` lists all 206\n",
+    "type takes one of ripgrep's 206 type names (rg --type-list), or narrow with glob "
+    "instead\n",
     "scout --glob [a x": 'error: glob "[a" is not a valid glob: unclosed character class; '
     "missing ']'\n",
     "sample --type py hit samples/clusters.txt": "error: samples/clusters.txt is excluded by "
