@@ -206,12 +206,12 @@ def test_the_json_answer_says_what_the_text_says(
     where = f"$ {again.command}  (spec/{example.file.name}:{example.line})"
     assert result.status == example.exit_status, f"{where}: exit {result.status}"
     if example.on_stderr:
-        assert result.stdout == "", f"{where}: an input error prints nothing on stdout"
-        assert result.stderr == _text(example), f"{where}: not the text format's stderr"
+        assert result.out == "", f"{where}: an input error prints nothing on stdout"
+        assert result.err == _text(example), f"{where}: not the text format's stderr"
         return
-    assert result.stderr == "", where
-    answer = one_answer(result.stdout)
-    assert result.stdout == as_the_models_print(result.stdout), f"{where}: not the models' bytes"
+    assert result.err == "", where
+    answer = one_answer(result.out)
+    assert result.out == as_the_models_print(result.out), f"{where}: not the models' bytes"
     text = toon.read(_text(example))
     assert answer["command"] == text.block == shlex.split(example.command)[1], where
     assert answer["schema_version"] == "1"
