@@ -60,18 +60,20 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS[0])
 def update(session: nox.Session) -> None:
-    """After an intended change: rewrite the schemas, spec outputs (both languages) and
-    snapshots."""
-    session.install("-e", ".[test]")
+    """After an intended change: rewrite the schemas, the README's option lists, spec
+    outputs (both languages) and snapshots (the tools' input schemas need the mcp extra)."""
+    session.install("-e", ".[test,mcp]")
     session.run("python", "-m", "asrch.contract.schema", "schema")
+    session.run("python", "-m", "asrch.cli.option_lists", "README.md")
     session.run("python", "-m", "tests.golden.update_spec")
-    session.run("pytest", "-q", "tests/golden", "--snapshot-update")
+    session.run("pytest", "-q", "tests/golden", "tests/server/test_schemas.py", "--snapshot-update")
 
 
 @nox.session(python=PYTHONS[0])
 def bench(session: nox.Session) -> None:
     """asrch against bare rg in the same run, the command line and the MCP server (a warm
-    `asrch mcp` over stdio); prints the tables, writes bench/results/.
+    `asrch mcp` over stdio), and what scope lines cost a call (D31); prints the tables,
+    writes bench/results/.
 
     `nox -s bench -- --scenario large`: the rows on ≥ 320 MB of real source (issue 14)."""
     # Not editable: a user's install, byte-compiled, is what an agent runs.
@@ -79,6 +81,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "bench.run", *session.posargs)
     if "large" not in session.posargs:
         session.run("python", "-m", "bench.server", *session.posargs)
+        session.run("python", "-m", "bench.scopes")
         session.run("python", "-m", "bench.importtime")
 
 

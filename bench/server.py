@@ -9,11 +9,11 @@ each search before anything is timed; the timed calls and the rg runs are interl
 
 Two rg columns: `rg`, the bare search the goals are stated against (bench.run's
 baselines), and, for the counting tools, `engine`: the rg command lines the server
-itself runs for that search (with the debug log that names binary files, D21). The
-gap between `engine` and `mcp` is the server's own cost; between `rg` and `engine`,
-the engine's, which the command line pays alike. `engine` runs write where the
-engine's do, into memory files (memfd), not /dev/null: on the stdlib, rg's debug log
-alone is ≈4 MB, whose writes are part of the search's cost.
+itself runs for that search (the census that counts binary files, D21). The gap
+between `engine` and `mcp` is the server's own cost; between `rg` and `engine`, the
+engine's, which the command line pays alike. `engine` runs write where the engine's
+do, into memory files (memfd), not /dev/null: on the stdlib the census is ≈3.5 MB, a
+record per text file, whose writes are part of the search's cost.
 
     python -m bench.server [--repeat N]
 """
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from asrch.domain.query import Query
-from asrch.engine.argv import BASE_FLAGS, count_argv
+from asrch.engine.argv import BASE_FLAGS, census_argv
 from bench import trees
 from bench.run import ASRCH, RG, SURVEY_TERMS, rg_count, timed_many
 
@@ -133,7 +133,7 @@ def timed_to_memory(commands: Sequence[Sequence[str]]) -> float:
 
 def engine_count(term: str, path: str) -> list[str]:
     """The counting rg command line asrch runs (`count_files`)."""
-    return count_argv(RG, Query(term=term), path, sort=False)
+    return census_argv(RG, Query(term=term), path)
 
 
 def scenarios(work: Path) -> tuple[list[Path], list[McpScenario]]:

@@ -195,6 +195,7 @@ class AsrchPolicy:
         name: str = "asrch",
         sources_first: bool = False,
         reads_listing: bool = False,
+        skips_rereading: bool = False,
     ) -> None:
         self.asrch = tuple(asrch)
         self.budget = budget
@@ -205,6 +206,9 @@ class AsrchPolicy:
         self.reads_listing = reads_listing
         """Take the lines a scout lists (D32: a path, then its `N:` lines) as shown, as an
         agent reading the answer does; the plain policy reads only `file:` answers."""
+        self.skips_rereading = skips_rereading
+        """Make no call that would print only lines already read: `show --line N` at a
+        line already shown, `sample`/`show` of a file whose every match a scout listed."""
 
     def attempt(
         self,
@@ -220,6 +224,7 @@ class AsrchPolicy:
         order = itertools.count(0, -1)
         queue: list[Step] = []
         done: set[tuple[str, ...]] = set()
+        read: set[Shown] = set()
         survey = ("survey", *(f"--term={t}" for t in candidates), ".")
         heapq.heappush(queue, Step(0, 0, next(order), survey))
         while queue and len(attempt.calls) < self.budget:
@@ -227,10 +232,15 @@ class AsrchPolicy:
             if _key(step.argv) in done:
                 continue
             done.add(_key(step.argv))
+            if self.skips_rereading and _rereads(step.argv, read):
+                continue
             status, raw = call(step.argv)
             text = _text(raw)
             answer = read_answer(text)
             shown = answer.shown + answer.listed if self.reads_listing else answer.shown
+            read.update((posixpath.normpath(p), n) for p, n in shown)
+            if self.skips_rereading and answer.listed:
+                done.update(_listed_reads(step.argv, answer))
             hit = _hits(location, shown)
             attempt.calls.append(Call(step.argv, status, _bytes(text), hit))
             if hit:
@@ -260,6 +270,21 @@ def is_test_path(path: str) -> bool:
     return any(f in TEST_FOLDERS or f.endswith("_test") for f in folders) or (
         name.startswith("test_") or stem.endswith("_test") or ".test." in name or ".spec." in name
     )
+
+
+def _rereads(argv: tuple[str, ...], read: set[Shown]) -> bool:
+    """`show --line N … FILE` at a line already shown: the agent has read it."""
+    if argv[:2] != ("show", "--line"):
+        return False
+    return (posixpath.normpath(positionals(argv)[-1]), int(argv[2])) in read
+
+
+def _listed_reads(argv: tuple[str, ...], answer: Answer) -> set[tuple[str, ...]]:
+    """A scout that listed its lines listed every match of each listed file: sampling or
+    showing one of them for the same term would print those lines again."""
+    term = positionals(argv)[1]
+    files = {posixpath.normpath(p) for p, _ in answer.listed}
+    return {_key((verb, *_term(term), f)) for f in files for verb in ("sample", "show")}
 
 
 def offers(step: Step, answer: Answer, *, sources_first: bool = False) -> list[Offer]:

@@ -397,3 +397,37 @@ def test_the_agent_takes_a_listing_as_an_answer() -> None:
     assert found.found and [c.argv[0] for c in found.calls] == ["survey", "scout"]
     slower = plain.attempt(["TMPDIR"], location, Path("."), run)
     assert slower.found and [c.argv[0] for c in slower.calls] == ["survey", "scout", "show"]
+
+
+def test_the_agent_reads_no_line_twice() -> None:
+    """A listing that missed: its next: (`show --line` at a listed line) and the samples
+    and shows of the files listed whole would print those lines again, so the agent
+    skips them and scouts the next term; without the rule it spends them."""
+    survey = (
+        "survey:\noverall[term,matches,files,dominant_path]:\n  TMPDIR,4,3,.\n  gettempdir,9,1,.\n"
+    )
+    listing = LISTING.replace("note: 5", "next: asrch show --line 160 TMPDIR tempfile.py\nnote: 5")
+    answers = {
+        "survey": survey,
+        "scout": listing,
+        "show": "show:\n  file: tempfile.py\n160:x\n",
+        "sample": "sample:\n  file: tempfile.py\n  page: 1/1\n160:x\n",
+    }
+    calls: list[tuple[str, ...]] = []
+
+    def run(argv: tuple[str, ...]) -> tuple[int, bytes]:
+        calls.append(argv)
+        return 0, answers[argv[0]].encode()
+
+    elsewhere = Location("shutil.py", 1, 5)
+    agent = AsrchPolicy(["asrch"], sources_first=True, reads_listing=True, skips_rereading=True)
+    agent.attempt(["TMPDIR", "gettempdir"], elsewhere, Path("."), run)
+    assert [c[:2] for c in calls[:3]] == [
+        ("survey", "--term=TMPDIR"),
+        ("scout", "TMPDIR"),
+        ("scout", "gettempdir"),
+    ]
+    calls.clear()
+    rereading = AsrchPolicy(["asrch"], sources_first=True, reads_listing=True)
+    rereading.attempt(["TMPDIR", "gettempdir"], elsewhere, Path("."), run)
+    assert calls[2] == ("show", "--line", "160", "TMPDIR", "tempfile.py")

@@ -42,7 +42,7 @@ def as_the_models_print(stdout: str) -> str:
     pydantic: what `--format json` printed before D41 took pydantic off its path. The
     stdlib writer must print the same bytes."""
     from asrch.contract.models import ANSWERS
-    from asrch.contract.render import ESCAPES
+    from asrch.domain.text_safety import JSON_ESCAPES
 
     model = ANSWERS[json.loads(stdout)["command"]].model_validate_json(stdout)
-    return model.model_dump_json().translate(ESCAPES) + "\n"
+    return model.model_dump_json().translate(JSON_ESCAPES) + "\n"

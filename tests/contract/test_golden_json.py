@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from asrch.contract.values import printable
+from asrch.domain.text_safety import json_text
 from tests.contract import toon
 from tests.contract.schemas import COMMANDS, as_the_models_print, one_answer
 from tests.golden.examples import Example, parse_examples
@@ -83,7 +83,7 @@ def _printed_scopes(snippets: list[dict[str, Any]]) -> list[tuple[int, str]]:
 
 def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
     f = text.fields
-    assert (printable(f["query"]), f.get("mode", "fixed"), printable(f["path"])) == (
+    assert (json_text(f["query"]), f.get("mode", "fixed"), json_text(f["path"])) == (
         answer["query"],
         answer["mode"],
         answer["path"],
@@ -91,7 +91,7 @@ def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
     _counts(f["matches"], answer["matches"], answer["capped"], "matches")
     _counts(f["files"], answer["files"], answer["capped"], "files")
     for name in ("top_directories", "top_files"):
-        rows = [(printable(r["path"]), int(r["matches"])) for r in text.tables[name].rows]
+        rows = [(json_text(r["path"]), int(r["matches"])) for r in text.tables[name].rows]
         assert rows == [(r["path"], r["matches"]) for r in answer[name]], name
     # D35: the table only from 2 kinds on; JSON lists every kind that matched.
     by_kind = [(k["kind"], k["matches"], k["files"]) for k in answer["kinds"]]
@@ -107,7 +107,7 @@ def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
         for f in answer["listed"]
     ]
     assert [
-        (printable(p), [(ln.number, ln.match, ln.text) for ln in lines]) for p, lines in text.listed
+        (json_text(p), [(ln.number, ln.match, ln.text) for ln in lines]) for p, lines in text.listed
     ] == listed
 
 
@@ -127,20 +127,20 @@ def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
     overall = text.tables["overall"].rows
     assert len(overall) == len(answer["overall"])
     for row, total in zip(overall, answer["overall"], strict=True):
-        assert printable(row["term"]) == total["term"]
+        assert json_text(row["term"]) == total["term"]
         _counts(row["matches"], total["matches"], total["capped"], f"overall {row['term']}")
         _counts(row["files"], total["files"], total["capped"], f"overall {row['term']}")
-        dominant = None if row["dominant_path"] == "-" else printable(row["dominant_path"])
+        dominant = None if row["dominant_path"] == "-" else json_text(row["dominant_path"])
         assert dominant == total["dominant_path"]
     assert answer["terms"] == [t["term"] for t in answer["overall"]]
     assert answer["capped"] == any(t["capped"] for t in answer["overall"])
     assert text.sections_declared == len(text.sections) == len(answer["by_path"])
-    assert [printable(p) for p, _ in text.sections] == answer["paths"]
+    assert [json_text(p) for p, _ in text.sections] == answer["paths"]
     for (path, table), section in zip(text.sections, answer["by_path"], strict=True):
-        assert printable(path) == section["path"]
+        assert json_text(path) == section["path"]
         assert len(table.rows) == len(section["terms"])
         for row, item in zip(table.rows, section["terms"], strict=True):
-            assert (printable(row["term"]), printable(row["top_file"])) == (
+            assert (json_text(row["term"]), json_text(row["top_file"])) == (
                 item["term"],
                 item["top_file"],
             )
@@ -150,7 +150,7 @@ def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
 
 def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
     f = text.fields
-    assert (printable(f["query"]), f.get("mode", "fixed"), printable(f["file"])) == (
+    assert (json_text(f["query"]), f.get("mode", "fixed"), json_text(f["file"])) == (
         answer["query"],
         answer["mode"],
         answer["file"],
@@ -175,7 +175,7 @@ def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
 
 def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
     f = text.fields
-    assert (printable(f["query"]), f.get("mode", "fixed"), printable(f["file"])) == (
+    assert (json_text(f["query"]), f.get("mode", "fixed"), json_text(f["file"])) == (
         answer["query"],
         answer["mode"],
         answer["file"],
@@ -206,12 +206,12 @@ def test_the_json_answer_says_what_the_text_says(
     where = f"$ {again.command}  (spec/{example.file.name}:{example.line})"
     assert result.status == example.exit_status, f"{where}: exit {result.status}"
     if example.on_stderr:
-        assert result.stdout == "", f"{where}: an input error prints nothing on stdout"
-        assert result.stderr == _text(example), f"{where}: not the text format's stderr"
+        assert result.out == "", f"{where}: an input error prints nothing on stdout"
+        assert result.err == _text(example), f"{where}: not the text format's stderr"
         return
-    assert result.stderr == "", where
-    answer = one_answer(result.stdout)
-    assert result.stdout == as_the_models_print(result.stdout), f"{where}: not the models' bytes"
+    assert result.err == "", where
+    answer = one_answer(result.out)
+    assert result.out == as_the_models_print(result.out), f"{where}: not the models' bytes"
     text = toon.read(_text(example))
     assert answer["command"] == text.block == shlex.split(example.command)[1], where
     assert answer["schema_version"] == "1"

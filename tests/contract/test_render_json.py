@@ -13,8 +13,7 @@ from pydantic import ValidationError
 
 from asrch.contract.build import answer
 from asrch.contract.models import Notice, PathMatches, ScoutAnswer, validated
-from asrch.contract.render import ESCAPES, render_json
-from asrch.contract.values import printable, printable_path
+from asrch.contract.render import render_json
 from asrch.domain.clusters import Cluster
 from asrch.domain.counting import Ranked
 from asrch.domain.lines import SourceLine
@@ -24,6 +23,7 @@ from asrch.domain.query import Query
 from asrch.domain.sample import ClusterView, SampleReport, Snippet
 from asrch.domain.scout import ScoutReport
 from asrch.domain.show import ShowReport
+from asrch.domain.text_safety import JSON_ESCAPES, json_path, json_text
 from asrch.render.lines import cap_text
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -40,7 +40,7 @@ line_bytes = st.binary(max_size=60) | st.binary(min_size=790, max_size=900)
 def _as_the_models_print(report: object) -> str:
     """The report's answer validated by its model and printed by pydantic (D41: the
     command line's stdlib writer must print exactly these bytes)."""
-    return validated(answer(report)).model_dump_json().translate(ESCAPES) + "\n"
+    return validated(answer(report)).model_dump_json().translate(JSON_ESCAPES) + "\n"
 
 
 def _check_no_raw_controls(out: str) -> None:
@@ -74,13 +74,11 @@ def test_scout_any_names(term: str, mode: Mode, path: str, rows: list[tuple[str,
     _check_no_raw_controls(out)
     data = one_answer(out)
     assert (data["query"], data["path"], data["mode"]) == (
-        printable(term),
-        printable_path(path),
+        json_text(term),
+        json_path(path),
         mode,
     )
-    assert data["top_files"] == [
-        {"path": printable_path(r.path), "matches": r.matches} for r in ranked
-    ]
+    assert data["top_files"] == [{"path": json_path(r.path), "matches": r.matches} for r in ranked]
     assert [n["kind"] for n in data["notices"]] == ["broad", "cap", "short_term"]
     if not any(0xDC80 <= ord(c) <= 0xDCFF for c in term + path):
         assert data["query"] == term, "terms round-trip exactly"

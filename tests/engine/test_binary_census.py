@@ -20,7 +20,7 @@ from asrch.domain.query import Query
 from asrch.engine.argv import BASE_FLAGS
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files, parse_count_records, rg_path_order
-from tests.reliability.helpers import asrch, check_invariants, notes
+from tests.end_to_end.helpers import asrch, check_invariants, notes
 
 RG = resolve_rg()
 QUERY = Query(term="needle")
@@ -134,3 +134,47 @@ def test_binary_files_of_the_stdlib_with_pyc_are_rgs() -> None:
     run = asrch("scout", "zqxj never here", cwd=lib)
     check_invariants(run, frozenset({0}))
     assert _note_count(run.out) == len(binary)
+
+
+def _counted(cwd: Path, target: str) -> list[tuple[bytes, int]]:
+    """rg's own counts, with `/` in paths and NUL after each (what the census reads)."""
+    out = subprocess.run(
+        [RG, *BASE_FLAGS, "--count", "--null", "-e", "needle", "--", target],
+        cwd=cwd,
+        capture_output=True,
+        check=False,
+    ).stdout
+    return sorted(parse_count_records(out))
+
+
+def test_names_that_read_like_a_count_record_are_rgs(tmp_path: Path) -> None:
+    # The census record is `PATH:COUNT LF` (`/` printed as NUL): names holding `:` and
+    # digits, a count's own spelling, or a LF after one must neither make nor hide one.
+    names = {
+        b"c:5": b"x\n",
+        b"d:0": b"needle\n",
+        b"e:0:3": b"needle\nneedle\n",
+        b"sub/f:12": b"needle\n" * 12,
+        b"sub/g:1x": b"",
+        b"h:": b"needle\n",
+        b"\xff:0": b"a\n",
+        b"bin:0": b"\0needle\n",
+        b"sub/bin:7.pyc": b"needle\n\0",
+    }
+    for name, data in names.items():
+        path = os.fsencode(tmp_path) + b"/" + name
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as out:
+            out.write(data)
+    target = str(tmp_path)
+    first = os.fsencode(target).split(b"/")[1]
+    # A LF after a count, then the searched path's first component; one after `:1`. The
+    # census cannot split these records (its checks send it to rg's plain records).
+    for extra in (None, b"t:0\n" + first, b"u:1\nx.txt"):
+        if extra is not None:
+            with open(os.fsencode(target) + b"/" + extra, "wb") as out:
+                out.write(b"needle\n")
+        tally = count_files(RG, QUERY, target, cap=50_000)
+        assert tally.binary == len(rg_binary(tmp_path)) == 2
+        found = sorted((os.fsencode(f.path), f.matches) for f in tally.files)
+        assert found == [item for item in _counted(tmp_path, target) if item[1]]

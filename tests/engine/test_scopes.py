@@ -1,6 +1,8 @@
 """The tree-sitter `Scopes` adapter (D31) on real files: the definitions it names, and
 where it names none rather than guess."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -179,3 +181,18 @@ def test_a_clean_c_function_inside_an_error_keeps_its_scope(tmp_path: Path) -> N
     assert _headers("e.c", 15, tmp_path) == [13]
     assert _headers("e.c", 9, tmp_path) is None
     assert _headers("e.c", 4, tmp_path) is None
+
+
+def test_a_grammar_package_imported_after_its_binding_is_whole() -> None:
+    # The binding is loaded without the package's __init__ (engine/scopes.py, `_binding`);
+    # whoever imports the package afterwards gets all of it.
+    program = (
+        "from asrch.engine.scopes import PYTHON, _parser\n"
+        "_parser(PYTHON)\n"
+        "import tree_sitter_python as g\n"
+        "assert callable(g.language) and 'function' in g.TAGS_QUERY\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr

@@ -9,24 +9,16 @@ import shlex
 import shutil
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from tests.golden.examples import Example
-from tests.support.cli import run_asrch
+from tests.support.cli import Result, run_asrch
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_DIR = ROOT / "spec"
 CORPUS = ROOT / "fixtures" / "corpus"
 
 Generator = Callable[[Path], None]
-
-
-@dataclass(frozen=True)
-class Result:
-    stdout: str
-    stderr: str
-    status: int
 
 
 def generators() -> dict[str, Generator]:
@@ -100,10 +92,7 @@ def run_example(example: Example, trees: Trees) -> Result:
         raise ValueError(f"{example.location}: examples run asrch, not {example.command!r}")
     cwd = trees.for_example(example)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RIPGREP", "ASRCH_"))}
-    ran = run_asrch(words[1:], cwd=cwd, environ=env)
-    return Result(
-        stdout=ran.stdout.decode("utf-8"), stderr=ran.stderr.decode("utf-8"), status=ran.status
-    )
+    return run_asrch(words[1:], cwd=cwd, environ=env)
 
 
 def slug(example: Example) -> str:

@@ -10,8 +10,9 @@ import shlex
 import pytest
 
 from tests.golden.examples import Example
-from tests.golden.runner import Result, Trees, run_example
+from tests.golden.runner import Trees, run_example
 from tests.golden.test_spec import JAPANESE_EXAMPLES, _ids, trees  # noqa: F401 (fixture)
+from tests.support.cli import Result
 
 PREFIX = "next: "
 WITH_NEXT = [ex for ex in JAPANESE_EXAMPLES if any(ln.startswith(PREFIX) for ln in ex.expected)]
@@ -26,8 +27,8 @@ def _next_line(example: Example) -> str:
 
 
 def _matches(result: Result) -> int:
-    found = _MATCHES.findall(result.stdout)
-    assert found, f"no matches line in:\n{result.stdout}"
+    found = _MATCHES.findall(result.out)
+    assert found, f"no matches line in:\n{result.out}"
     return int(found[0])
 
 
@@ -44,13 +45,13 @@ def test_a_next_line_runs_as_pasted(example: Example, trees: Trees) -> None:  # 
     pasted = dataclasses.replace(example, command=command)
     result = run_example(pasted, trees)
     where = f"{example.location}: $ {command}"
-    assert result.status == 0, f"{where}: exit {result.status}\n{result.stderr}"
-    assert result.stderr == "", where
-    assert _matches(result) > 0, f"{where}: no matches\n{result.stdout}"
+    assert result.status == 0, f"{where}: exit {result.status}\n{result.err}"
+    assert result.err == "", where
+    assert _matches(result) > 0, f"{where}: no matches\n{result.out}"
     words = shlex.split(command)
     if "--line" in words:
         line = words[words.index("--line") + 1]
-        assert re.search(rf"^{line}:", result.stdout, re.M), f"{where}: line {line} is no match"
+        assert re.search(rf"^{line}:", result.out, re.M), f"{where}: line {line} is no match"
 
 
 @pytest.mark.parametrize("example", WITH_NEXT, ids=_ids(WITH_NEXT))
@@ -58,4 +59,4 @@ def test_the_json_next_is_the_text_next(example: Example, trees: Trees) -> None:
     words = shlex.split(example.command)
     as_json = shlex.join([*words[:2], "--format", "json", *words[2:]])
     result = run_example(dataclasses.replace(example, command=as_json), trees)
-    assert json.loads(result.stdout)["next"] == shlex.split(_next_line(example))
+    assert json.loads(result.out)["next"] == shlex.split(_next_line(example))

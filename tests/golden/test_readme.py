@@ -19,6 +19,6 @@ def test_the_readme_has_examples() -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.location)
 def test_a_readme_example_prints_what_it_shows(example: Example, tmp_path: Path) -> None:
     ran = run_example(example, Trees(tmp_path))
-    printed = ran.stderr if example.on_stderr else ran.stdout
+    printed = ran.err if example.on_stderr else ran.out
     assert printed.removesuffix("\n").split("\n") == list(example.expected), example.location
     assert ran.status == example.exit_status

@@ -9,7 +9,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from tests.golden.examples import Example, parse_examples
 from tests.golden.prose import numeral_differences
-from tests.golden.runner import Result, Trees, outside_git, run_example, slug, spec_pairs
+from tests.golden.runner import Trees, outside_git, run_example, slug, spec_pairs
+from tests.support.cli import Result
 
 PAIRS = spec_pairs()
 JAPANESE_EXAMPLES: list[Example] = [ex for ja, _ in PAIRS for ex in parse_examples(ja)]
@@ -56,7 +57,7 @@ def test_languages_carry_the_same_examples(japanese: Path, english: Path) -> Non
 
 
 def _shown(result: Result, example: Example) -> list[str]:
-    text = result.stderr if example.on_stderr else result.stdout
+    text = result.err if example.on_stderr else result.out
     return text[:-1].split("\n") if text.endswith("\n") else (text.split("\n") if text else [])
 
 
@@ -64,7 +65,7 @@ def _shown(result: Result, example: Example) -> list[str]:
 def test_example(example: Example, trees: Trees, snapshot: SnapshotAssertion) -> None:
     result = run_example(example, trees)
     shown = _shown(result, example)
-    other = result.stdout if example.on_stderr else result.stderr
+    other = result.out if example.on_stderr else result.err
     if shown != list(example.expected):
         diff = "\n".join(
             difflib.unified_diff(
@@ -84,7 +85,7 @@ def test_example(example: Example, trees: Trees, snapshot: SnapshotAssertion) ->
         f"spec/{example.file.name}:{example.line}: exit {result.status}, "
         f"documented {example.exit_status}"
     )
-    assert {"stdout": result.stdout, "stderr": result.stderr, "exit": result.status} == snapshot
+    assert {"stdout": result.out, "stderr": result.err, "exit": result.status} == snapshot
 
 
 @pytest.mark.parametrize(("japanese", "english"), PAIRS, ids=[p[1].name for p in PAIRS])

@@ -28,7 +28,7 @@ def main() -> None:
         bodies = []
         for example in ja:
             result = run_example(example, trees)
-            bodies.append(render_expected(result.stdout, result.stderr, result.status))
+            bodies.append(render_expected(result.out, result.err, result.status))
         for path in (japanese, english):
             examples = parse_examples(path)
             if len(examples) != len(ja):

@@ -12,7 +12,7 @@ from mcp import Client
 from mcp.server.lowlevel import Server
 from mcp.types import CallToolResult
 
-from tests.support.cli import run_asrch
+from tests.support.cli import Result, run_asrch
 
 Call = tuple[str, dict[str, Any]]
 
@@ -38,22 +38,15 @@ def text_of(result: CallToolResult) -> str:
     return block.text
 
 
-class Shell(NamedTuple):
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def run_cli(cwd: Path, *args: str, env: Mapping[str, str] | None = None) -> Shell:
+def run_cli(cwd: Path, *args: str, env: Mapping[str, str] | None = None) -> Result:
     """`asrch ARGS` from `cwd`, as a shell runs it, with `env` over this process's
     environment (tests/support/cli.py)."""
-    ran = run_asrch(args, cwd=cwd, env=env)
-    return Shell(ran.status, ran.stdout.decode("utf-8"), ran.stderr.decode("utf-8"))
+    return run_asrch(args, cwd=cwd, env=env)
 
 
 def cli_json(cwd: Path, args: Sequence[str]) -> Any:
     done = run_cli(cwd, args[0], "--format", "json", *args[1:])
-    assert done.returncode in (0, 3), done.stderr
+    assert done.status in (0, 3), done.err
     return json.loads(done.stdout)
 
 

@@ -12,6 +12,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult, ListToolsResult
 
+from asrch.commands.table import SCOUT
 from tests.server.helpers import cli_json, text_of
 
 ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
@@ -78,8 +79,8 @@ MISTAKES: list[tuple[str, dict[str, Any], str]] = [
     (
         "scout",
         {"query": "needle", "paht": "docs", "ignoreCase": True},
-        "error: unknown argument paht for scout; did you mean path? its arguments are query, "
-        "path, ignore_case, type, glob, mode\n",
+        "error: unknown argument paht for scout; did you mean path? its arguments are "
+        f"{', '.join(a.tool_key for a in SCOUT.tool_arguments)}\n",
     ),
     (
         "sample",

@@ -1,6 +1,6 @@
 """D39: a real install of the checkout without the `mcp` extra, then `asrch mcp`.
 
-The suite's own environment has the extra; hiding one module (tests/contract/
+The suite's own environment has the extra; hiding one module (tests/cli/
 test_imports.py) cannot show what a user's install lacks. This test installs the
 checkout into a scratch virtual environment exactly as a user would without the extra
 (pip, from the registries), and runs the command it installed.

@@ -98,7 +98,7 @@ def test_a_cancelled_call_leaves_no_rg_behind_and_the_server_goes_on(
     assert time.monotonic() - started < 30, "the call was not cancelled"
     wait_for(lambda: _gone(recorded(pids)), timeout=5)
     assert recorded(pids)
-    assert text_of(after[0]) == tool_text(run_cli(corpus, "scout", "connect").stdout)
+    assert text_of(after[0]) == tool_text(run_cli(corpus, "scout", "connect").out)
 
 
 # --- the server as a process, spoken to in JSON-RPC lines over its stdin and stdout ---

@@ -116,7 +116,7 @@ def test_a_path_that_stays_inside_is_searched_as_the_command_line_does(
 ) -> None:
     result = call_tool(build_server([str(layout["root"])]), tool, arguments)
     assert result.is_error is False
-    assert text_of(result) == tool_text(run_cli(layout["root"], *argv).stdout)
+    assert text_of(result) == tool_text(run_cli(layout["root"], *argv).out)
 
 
 SWAPPED = [
@@ -175,7 +175,7 @@ def test_a_symlink_swapped_after_the_check_does_not_lead_out(
     swapper.join()
     assert os.readlink(root / "flip") == str(layout["outside"]), "the link was never swapped"
     assert "= 1" not in text_of(result)
-    assert text_of(result) == tool_text(run_cli(root, *argv).stdout)
+    assert text_of(result) == tool_text(run_cli(root, *argv).out)
 
 
 def test_an_absolute_path_inside_any_root_is_searched(layout: dict[str, Path]) -> None:
@@ -188,11 +188,9 @@ def test_an_absolute_path_inside_any_root_is_searched(layout: dict[str, Path]) -
         ("scout", {"query": "connect", "path": in_second}),
     )
     assert text_of(first) == tool_text(
-        run_cli(layout["root"], "scout", "connect", inside_first).stdout
+        run_cli(layout["root"], "scout", "connect", inside_first).out
     )
-    assert text_of(second) == tool_text(
-        run_cli(layout["root"], "scout", "connect", in_second).stdout
-    )
+    assert text_of(second) == tool_text(run_cli(layout["root"], "scout", "connect", in_second).out)
     assert second.structured_content is not None
     assert second.structured_content["matches"] == 1
 
@@ -217,10 +215,10 @@ def test_a_symlink_inside_a_searched_directory_is_not_followed(layout: dict[str,
         assert result.is_error is False
         assert result.structured_content is not None
         assert result.structured_content["matches"] == 0
-    assert text_of(hidden) == tool_text(run_cli(layout["root"], "scout", SECRET, "src").stdout)
+    assert text_of(hidden) == tool_text(run_cli(layout["root"], "scout", SECRET, "src").out)
     # The command line, not confined, finds it when named: the link is real.
     outside = run_cli(layout["root"], "scout", SECRET, "out_dir")
-    assert "matches: 1" in outside.stdout
+    assert "matches: 1" in outside.out
 
 
 def test_roots_are_checked_when_the_server_starts(tmp_path: Path) -> None:
@@ -232,9 +230,9 @@ def test_roots_are_checked_when_the_server_starts(tmp_path: Path) -> None:
         with pytest.raises(Exception, match=what):
             Roots.of([str(root)])
         done = run_cli(tmp_path, "mcp", "--root", str(root))
-        assert done.returncode == 2
-        assert done.stderr == f"error: --root {root} {what}; give a directory\n"
-        assert done.stdout == ""
+        assert done.status == 2
+        assert done.err == f"error: --root {root} {what}; give a directory\n"
+        assert done.out == ""
 
 
 def test_without_roots_the_working_directory_is_the_root(

@@ -56,7 +56,7 @@ def test_asrch_mcp_over_stdio_answers_every_tool(corpus: Path) -> None:
     *answers, escape = results
     for (_, _, argv), result in zip(QUESTIONS, answers, strict=False):
         assert result.is_error is False
-        assert text_of(result) == tool_text(run_cli(corpus, *argv).stdout)
+        assert text_of(result) == tool_text(run_cli(corpus, *argv).out)
     assert escape.is_error is True
     assert "outside the server's roots" in text_of(escape)
 
@@ -79,7 +79,7 @@ def test_asrch_mcp_with_roots_over_stdio(corpus: Path, tmp_path: Path) -> None:
 
     anyio.run(run)
     first, second = results
-    assert text_of(first) == tool_text(run_cli(corpus, "scout", "connect", "src").stdout)
+    assert text_of(first) == tool_text(run_cli(corpus, "scout", "connect", "src").out)
     assert second.structured_content is not None
     assert second.structured_content["matches"] == 1
 
@@ -118,7 +118,7 @@ def test_every_client_configuration_of_the_readme_starts_a_working_server(corpus
                 return await client.call_tool("scout", {"query": "connect"})
 
         result = anyio.run(run)
-        assert text_of(result) == tool_text(run_cli(corpus, "scout", "connect").stdout), client
+        assert text_of(result) == tool_text(run_cli(corpus, "scout", "connect").out), client
 
 
 def test_asrch_mcp_reads_a_stdin_that_cannot_be_polled(corpus: Path, tmp_path: Path) -> None:

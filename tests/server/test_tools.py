@@ -116,8 +116,8 @@ def test_a_tool_answers_as_the_command_line_does(
     result = call_tool(build_server([str(corpus)]), tool, arguments)
     shell = run_cli(corpus, *argv)
     assert result.is_error is False
-    assert shell.returncode in (0, 3), shell.stderr
-    assert text_of(result) == tool_text(shell.stdout)
+    assert shell.status in (0, 3), shell.err
+    assert text_of(result) == tool_text(shell.out)
     assert result.structured_content == cli_json(corpus, argv)
 
 
@@ -136,7 +136,7 @@ def test_the_answer_is_relative_to_the_first_root_whatever_the_working_directory
 ) -> None:
     monkeypatch.chdir(tmp_path)
     result = call_tool(build_server([str(corpus)]), "scout", {"query": "connect", "path": "src"})
-    assert text_of(result) == tool_text(run_cli(corpus, "scout", "connect", "src").stdout)
+    assert text_of(result) == tool_text(run_cli(corpus, "scout", "connect", "src").out)
 
 
 # (tool, arguments, the same mistake on the command line)
@@ -213,18 +213,18 @@ def test_an_input_error_is_a_tool_error_with_the_command_lines_message(
 ) -> None:
     result = call_tool(build_server([str(corpus)]), tool, arguments)
     shell = run_cli(corpus, *argv)
-    assert shell.returncode == 2
+    assert shell.status == 2
     assert result.is_error is True
     assert result.structured_content is None
     # The command line's message, its arguments named as the tool names them (D37).
     said = " ".join(argv)
-    assert text_of(result) == TOOL_WORDS.get(said, shell.stderr), said
+    assert text_of(result) == TOOL_WORDS.get(said, shell.err), said
     assert text_of(result).count("\n") == 1
 
 
 TOOL_WORDS = {
     "scout --regex a|b": "error: mode regex query \"a|b\" contains an unescaped '|'; compare "
-    'alternatives with survey(terms=["A", "B"]), or escape it as \\|\n',
+    'alternatives with survey(terms=["A", "B"]); a literal | is written \\|\n',
     "scout --regex (": 'error: invalid mode regex query "(": unclosed group\n',
     "survey": 'error: survey needs at least one term in terms (1-12), e.g. terms: ["connect"]\n',
     "survey --term ": "error: empty terms; give a non-empty search term\n",
@@ -248,7 +248,8 @@ TOOL_WORDS = {
         "error: line 0 is out of range; allowed: 1 to the file's last line\n"
     ),
     "scout --type pyhton x": "error: unknown type pyhton; close names: python, cython; "
-    "`asrch --type-list` lists all 206\n",
+    "type takes one of ripgrep's 206 type names (rg --type-list), or narrow with glob "
+    "instead\n",
     "scout --glob [a x": 'error: glob "[a" is not a valid glob: unclosed character class; '
     "missing ']'\n",
     "sample --type py hit samples/clusters.txt": "error: samples/clusters.txt is excluded by "
@@ -284,9 +285,9 @@ def test_an_engine_failure_is_a_tool_error_with_the_command_lines_message(
     monkeypatch.setenv("ASRCH_RG", path)
     # The server resolves rg as the command line does, on its first call.
     result = call_tool(build_server([str(corpus)]), "scout", {"query": "connect"})
-    assert shell.returncode == 4
+    assert shell.status == 4
     assert result.is_error is True
-    assert text_of(result) == shell.stderr
+    assert text_of(result) == shell.err
 
 
 def test_an_argument_of_the_wrong_type_is_a_tool_error_and_the_server_goes_on(corpus: Path) -> None:
@@ -362,7 +363,7 @@ def test_scope_lines_are_read_from_the_first_root_whatever_the_working_directory
     arguments = {"query": "self", "file": "src/net/pool.py", "line": 6, "context": 1}
     result = call_tool(build_server([str(corpus)]), "show", arguments)
     argv = ["show", "self", "src/net/pool.py", "--line", "6", "--context", "1"]
-    assert text_of(result) == tool_text(run_cli(corpus, *argv).stdout)
+    assert text_of(result) == tool_text(run_cli(corpus, *argv).out)
     assert "4=class Pool:" in text_of(result).splitlines()
     assert result.structured_content is not None
     (line,) = [

@@ -21,7 +21,7 @@ time (a lock) and on the main thread (the CLI sets a SIGTERM handler), so a test
 wants runs side by side, as processes, passes `cold=True`.
 
 `cold=True`, or ASRCH_TESTS_COLD=1 for every run, starts a fresh `python -m asrch`
-instead; `tests/test_runner.py` holds the two to the same bytes. Tests that are about the
+instead; `tests/cli/test_runner.py` holds the two to the same bytes. Tests that are about the
 process itself (signals, process groups, timeouts, stdin, the console script, imports)
 start their own subprocess and do not use this.
 
@@ -51,9 +51,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Result(NamedTuple):
+    """One asrch run, as the suite's tests see it, whoever ran it (in-process, a fresh
+    interpreter, setpriv): the bytes it wrote, its exit status and the words it was given;
+    `out` and `err` are the text."""
+
     stdout: bytes
     stderr: bytes
     status: int
+    argv: tuple[bytes, ...] = ()
 
     @property
     def out(self) -> str:
@@ -64,7 +69,10 @@ class Result(NamedTuple):
         return self.stderr.decode("utf-8")
 
     def __str__(self) -> str:
-        return f"exit {self.status}\nstdout: {self.stdout[:2000]!r}\nstderr: {self.stderr[:2000]!r}"
+        return (
+            f"asrch {self.argv!r} -> exit {self.status}\n"
+            f"stdout: {self.stdout[:2000]!r}\nstderr: {self.stderr[:2000]!r}"
+        )
 
 
 def always_cold() -> bool:
@@ -105,7 +113,7 @@ def _subprocess(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
         timeout=timeout,
         check=False,
     )
-    return Result(done.stdout, done.stderr, done.returncode)
+    return Result(done.stdout, done.stderr, done.returncode, tuple(words))
 
 
 # --- in-process ------------------------------------------------------------------------
@@ -147,7 +155,7 @@ def _in_process(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
             signal.signal(signal.SIGALRM, previous)
         stdout.flush()
         stderr.flush()
-    return Result(out.getvalue(), err.getvalue(), status & 0xFF)
+    return Result(out.getvalue(), err.getvalue(), status & 0xFF, tuple(words))
 
 
 def _fresh_engine() -> None:

@@ -168,6 +168,17 @@ class FakeSearcher:
             capped=len(hits) >= cap,
         )
 
+    def matching_lines(
+        self, query: Query, files: Sequence[str], *, keep: int
+    ) -> dict[str, tuple[SourceLine, ...]]:
+        self.calls.append(("matching_lines", query.term, tuple(files), keep))
+        found = {}
+        for file in files:
+            lines = self._lines(file)
+            hits = [n for n, text in enumerate(lines, 1) if self._matches(query, text)]
+            found[file] = tuple(self._source_line(query, n, lines[n - 1]) for n in hits[:keep])
+        return found
+
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
         self.calls.append(("window", query.term, file, line, context))
         lines = self._lines(file)

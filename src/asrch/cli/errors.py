@@ -35,7 +35,7 @@ from cyclopts.utils import is_option_like
 
 from asrch.commands.table import COMMANDS, Argument
 from asrch.domain.errors import InputError, NotDigitsError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 _DIGITS = frozenset("0123456789")
 VALUE_MARK = "\0"

@@ -8,7 +8,7 @@ examples. Together under 4 KB: an agent reads them once (issue 25).
 from asrch.commands.table import COMMANDS, COMMON, SCOUT, Argument, Command
 
 
-def _spelled(argument: Argument) -> str:
+def spelled(argument: Argument) -> str:
     names = ", ".join((*argument.aliases, argument.spelling))
     return f"{names} {argument.metavar}" if argument.metavar else names
 
@@ -16,16 +16,16 @@ def _spelled(argument: Argument) -> str:
 def _option_lines(arguments: tuple[Argument, ...]) -> list[str]:
     """`  --clusters N  clusters per page, …`, help lines aligned, continuations too."""
     shown = [a for a in arguments if a.help]
-    width = max(len(_spelled(a)) for a in shown) + 2
+    width = max(len(spelled(a)) for a in shown) + 2
     lines = []
     for argument in shown:
         first, *rest = argument.help.split("\n")
-        lines.append(f"  {_spelled(argument).ljust(width)}{first}")
+        lines.append(f"  {spelled(argument).ljust(width)}{first}")
         lines += [" " * (width + 2) + more for more in rest]
     return lines
 
 
-def _grammar(command: Command, *, compact: bool = False) -> list[str]:
+def grammar(command: Command, *, compact: bool = False) -> list[str]:
     """The words a call must or may hold besides its options: `--term T [--term T ...]`
     (compact: `--term T ...`), `QUERY`, `[PATH]`, `[PATH ...]`."""
     words = []
@@ -44,7 +44,7 @@ def _grammar(command: Command, *, compact: bool = False) -> list[str]:
 
 
 def _usage(command: Command) -> str:
-    return "usage: " + " ".join(["asrch", command.name, "[OPTION ...]", *_grammar(command)])
+    return "usage: " + " ".join(["asrch", command.name, "[OPTION ...]", *grammar(command)])
 
 
 SHARED = frozenset((*(a.name for a in COMMON), "word", "identifier", "regex"))
@@ -66,7 +66,7 @@ def command_help(command: Command) -> str:
 def _app_help() -> str:
     shared = tuple(a for a in SCOUT.options if a.name in SHARED)
     # Each command with its grammar: an agent that reads this help alone can call it.
-    calls = [(" ".join([c.name, *_grammar(c, compact=True)]), c.summary) for c in COMMANDS.values()]
+    calls = [(" ".join([c.name, *grammar(c, compact=True)]), c.summary) for c in COMMANDS.values()]
     calls.append(("mcp", "the 4 commands as MCP tools (stdio)"))
     width = max(len(call) for call, _ in calls) + 2
     commands = [f"  {call.ljust(width)}{summary}" for call, summary in calls]

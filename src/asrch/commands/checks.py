@@ -2,7 +2,7 @@
 
 from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.ports import PathKind, PathStatus, Searcher
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def _unreadable(path: str, status: PathStatus) -> InputError:

@@ -5,7 +5,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import Filters, make_filters
 from asrch.domain.ports import Searcher
 from asrch.domain.query import Query, SearchOptions, make_query
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def filters_of(searcher: Searcher, options: SearchOptions) -> Filters:
@@ -20,6 +20,11 @@ def query_of(term: str, options: SearchOptions, filters: Filters, *, what: str =
     return make_query(
         term, options.mode, what=what, ignore_case=options.ignore_case, filters=filters
     )
+
+
+def single_query(searcher: Searcher, term: str, options: SearchOptions) -> Query:
+    """The query of a command that takes one term, its filters resolved (`query.filters`)."""
+    return query_of(term, options, filters_of(searcher, options))
 
 
 def require_kept(filters: Filters, path: str) -> None:

@@ -1,7 +1,7 @@
 """`sample`: the clusters of one term in one file, one page of them."""
 
 from asrch.commands.checks import require_file, require_range
-from asrch.commands.options import filters_of, query_of, require_kept
+from asrch.commands.options import require_kept, single_query
 from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
@@ -24,12 +24,11 @@ def run_sample(
     scopes: Scopes | None = None,
 ) -> SampleReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
-    filters = filters_of(searcher, options)
-    query = query_of(term, options, filters)
+    query = single_query(searcher, term, options)
     require_range("--clusters", clusters, 1, SAMPLE_CLUSTERS_MAX)
     require_range("--page", page, 1)
     require_file(searcher, file)
-    require_kept(filters, file)
+    require_kept(query.filters, file)
     scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)
     report = build_sample_report(query, file, scan, per_page=clusters, page=page)
     lines = scope_lines_of_sample(report)

@@ -1,7 +1,7 @@
 """`scout`: count one term under one path."""
 
 from asrch.commands.checks import require_path
-from asrch.commands.options import filters_of, query_of, require_kept
+from asrch.commands.options import require_kept, single_query
 from asrch.domain.counting import Tally
 from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
@@ -19,18 +19,17 @@ def run_scout(
     scopes: Scopes | None = None,
 ) -> ScoutReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
-    filters = filters_of(searcher, options)
-    query = query_of(term, options, filters)
+    query = single_query(searcher, term, options)
     kind = require_path(searcher, path)
     if kind is PathKind.FILE:
-        require_kept(filters, path)
+        require_kept(query.filters, path)
     tally = searcher.count(query, path, cap=SCAN_CAP)
     directory = kind is PathKind.DIRECTORY
     listed = _listed(searcher, scopes, query, path, tally, directory=directory)
     report = build_scout_report(query, path, tally, directory=directory, listed=listed)
-    if directory and filters.active:
+    if directory and query.filters.active:
         # D38: a filter that did nothing to the walked files says so, first.
-        idle = idle_filters(filters, path, searcher.walk(path))
+        idle = idle_filters(query.filters, path, searcher.walk(path))
         report = report._replace(notices=(*idle, *report.notices))
     return report
 
@@ -45,14 +44,17 @@ def _listed(
     directory: bool,
 ) -> tuple[ListedFile, ...]:
     """D32: a small answer's matching lines, by file in path order, with their scopes.
-    At most 10 lines, so at most 10 files: one read each."""
+    At most 10 lines, so at most 10 files: one search reads them all (an rg start per
+    file cost more than the search, issue 23)."""
     if not lists(tally):
         return ()
     found = scopes or searcher.scopes()
     listed = []
+    lines_of = searcher.matching_lines(
+        query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
+    )
     for file in tally.files:
-        scan = searcher.scan(query, file.path, context=0, keep=SCOUT_LIST_MAX, cap=SCAN_CAP)
-        matches = [line for line in scan.lines if line.is_match]
+        matches = lines_of[file.path]
         if not matches:
             continue
         around = found.of(file.path, [line.number for line in matches])

@@ -1,7 +1,7 @@
 """`show`: the matches of one term in one file with context, or one line's window."""
 
 from asrch.commands.checks import require_file, require_range
-from asrch.commands.options import filters_of, query_of, require_kept
+from asrch.commands.options import require_kept, single_query
 from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
 from asrch.domain.ports import Scopes, Searcher
@@ -13,7 +13,7 @@ from asrch.domain.show import (
     scope_lines_of_show,
     with_show_scopes,
 )
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def run_show(
@@ -27,40 +27,27 @@ def run_show(
     scopes: Scopes | None = None,
 ) -> ShowReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
-    report = _run(searcher, term, file, options, line=line, context=context)
-    return _scoped(scopes, searcher, report)
-
-
-def _scoped(scopes: Scopes | None, searcher: Searcher, report: ShowReport) -> ShowReport:
-    """The report with the scope lines (D31) of what it prints; none asked, none parsed."""
+    query = single_query(searcher, term, options)
+    require_range("--context", context, 0, SHOW_CONTEXT_MAX)
+    require_file(searcher, file)
+    require_kept(query.filters, file)
+    if line is None:
+        scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
+        report = build_show_report(query, file, scan, context=context)
+    else:
+        window = searcher.window(query, file, line=line, context=context)
+        _require_line(file, line, window.last_line)
+        report = build_line_report(query, file, window, line=line, context=context)
+    # D31: the scope lines of what the report prints; none asked, none parsed.
     lines = scope_lines_of_show(report)
     if not lines:
         return report
-    found = (scopes or searcher.scopes()).of(report.file, lines)
-    return with_show_scopes(report, found)
+    return with_show_scopes(report, (scopes or searcher.scopes()).of(file, lines))
 
 
-def _run(
-    searcher: Searcher,
-    term: str,
-    file: str,
-    options: SearchOptions,
-    *,
-    line: int | None,
-    context: int,
-) -> ShowReport:
-    filters = filters_of(searcher, options)
-    query = query_of(term, options, filters)
-    require_range("--context", context, 0, SHOW_CONTEXT_MAX)
-    require_file(searcher, file)
-    require_kept(filters, file)
-    if line is None:
-        scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
-        return build_show_report(query, file, scan, context=context)
-    window = searcher.window(query, file, line=line, context=context)
-    if not 1 <= line <= window.last_line:
-        if window.last_line == 0:
+def _require_line(file: str, line: int, last_line: int) -> None:
+    if not 1 <= line <= last_line:
+        if last_line == 0:
             raise InputError(f"--line {line} is out of range; {quote(file)} is empty")
-        allowed = f"1-{window.last_line} (the last line of {quote(file)})"
+        allowed = f"1-{last_line} (the last line of {quote(file)})"
         raise OutOfRangeError("--line", line, allowed)
-    return build_line_report(query, file, window, line=line, context=context)

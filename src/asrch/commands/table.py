@@ -67,8 +67,6 @@ class Argument(NamedTuple):
     choices: tuple[str, ...] = ()
     role: Role = "keyword"
     check: Check = ""
-    label: str = ""
-    """The name a refusal gives it (`query`, `--term`); default: `--NAME`."""
     tool_name: str = ""
     """The tool's name for it when it differs (`terms` for `--term`)."""
     required: bool = False
@@ -98,8 +96,8 @@ class Argument(NamedTuple):
 
     @property
     def shown(self) -> str:
-        """How a refusal names it."""
-        return self.label or self.spelling
+        """How a refusal names it: `query`, `path`, `--term`."""
+        return self.spelling.lower() if self.positional else self.spelling
 
     def allowed_range(self) -> str:
         """`1-5`, `1 or more`, or the words given."""
@@ -185,26 +183,25 @@ COMMON: tuple[Argument, ...] = (
 )
 """D30's narrowing and D27's format: every search command takes them."""
 
-QUERY = Argument(
-    "query",
-    help="the term, as the mode reads it",
-    tool_help="",
-    cli="QUERY",
-    role="argument",
-    check="text",
-    label="query",
-    required=True,
-)
-FILE = Argument(
-    "file",
-    help="one regular file",
-    tool_help="",
-    cli="FILE",
-    role="argument",
-    check="file",
-    label="file",
-    required=True,
-)
+
+def _positional(
+    name: str, cli: str, check: Check, help: str, tool_help: str = "", **more: Any
+) -> Argument:
+    """An argument the command line takes by position (`QUERY`, `PATH...`)."""
+    return Argument(
+        name, help=help, tool_help=tool_help, cli=cli, role="argument", check=check, **more
+    )
+
+
+def _number(
+    name: str, default: int | None, help: str, tool_help: str, *, low: int, **more: Any
+) -> Argument:
+    """A whole-number option (`--clusters N`): ASCII digits from `low` (D25)."""
+    return Argument(name, "number", default, help, tool_help, metavar="N", low=low, **more)
+
+
+QUERY = _positional("query", "QUERY", "text", "the term, as the mode reads it", required=True)
+FILE = _positional("file", "FILE", "file", "one regular file", required=True)
 
 
 class Command(NamedTuple):
@@ -306,16 +303,14 @@ SURVEY = Command(
             required=True,
             most=MAX_TERMS,
         ),
-        Argument(
+        _positional(
             "paths",
-            "texts",
-            (".",),
+            "PATH...",
+            "path",
             "files or directories (default .)",
             "Files or directories; none: the first root.",
-            cli="PATH...",
-            role="argument",
-            check="path",
-            label="path",
+            kind="texts",
+            default=(".",),
             most=MAX_PATHS,
         ),
         *COMMON,
@@ -344,15 +339,13 @@ SCOUT = Command(
     "and files, paths relative to PATH; stops at 50000 lines (`at least`).",
     (
         QUERY,
-        Argument(
+        _positional(
             "path",
+            "PATH",
+            "path",
+            "a file or directory (default .)",
+            "A file or directory.",
             default=".",
-            help="a file or directory (default .)",
-            tool_help="A file or directory.",
-            cli="PATH",
-            role="argument",
-            check="path",
-            label="path",
         ),
         *COMMON,
         *_modes(regex=True),
@@ -380,23 +373,19 @@ SAMPLE = Command(
     (
         QUERY,
         FILE,
-        Argument(
+        _number(
             "clusters",
-            "number",
             SAMPLE_CLUSTERS_DEFAULT,
             f"clusters per page, 1-{SAMPLE_CLUSTERS_MAX} (default {SAMPLE_CLUSTERS_DEFAULT})",
             "Clusters per page.",
-            metavar="N",
             low=1,
             high=SAMPLE_CLUSTERS_MAX,
         ),
-        Argument(
+        _number(
             "page",
-            "number",
             1,
             "page to print, 1 or more (default 1); past the end: empty page",
             "Past the last page: an empty page.",
-            metavar="N",
             low=1,
         ),
         *COMMON,
@@ -425,23 +414,19 @@ SHOW = Command(
     (
         QUERY,
         FILE,
-        Argument(
+        _number(
             "line",
-            "number",
             None,
             "the window around line N, 1 to the file's last line",
             "Only the lines around this line.",
-            metavar="N",
             low=1,
             allowed="1 to the file's last line",
         ),
-        Argument(
+        _number(
             "context",
-            "number",
             SHOW_CONTEXT_DEFAULT,
             f"lines before and after, 0-{SHOW_CONTEXT_MAX} (default {SHOW_CONTEXT_DEFAULT})",
             "Lines around each match.",
-            metavar="N",
             low=0,
             high=SHOW_CONTEXT_MAX,
         ),

@@ -2,7 +2,7 @@
 
 Each answer is the JSON value `--format json` prints: a dict whose keys are the fields
 of the command's model (`models.py`) in the model's order, terms and paths already
-`printable`, tuples for arrays. The command line serializes it with the stdlib (D41);
+`json_text`, tuples for arrays. The command line serializes it with the stdlib (D41);
 the models validate it (`models.validated`) in the tests and at the MCP boundary.
 
 The numbers come from the same report the text renderer reads, and every string the
@@ -13,7 +13,7 @@ two renderers.
 from functools import singledispatch
 from typing import Any
 
-from asrch.contract.values import SCHEMA_VERSION, printable, printable_path
+from asrch.contract.values import SCHEMA_VERSION
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
@@ -25,6 +25,7 @@ from asrch.domain.sample import Snippet as DomainSnippet
 from asrch.domain.scout import ScoutReport
 from asrch.domain.show import ShowReport
 from asrch.domain.survey import SurveyReport
+from asrch.domain.text_safety import json_path, json_text
 from asrch.render.lines import cap_line
 from asrch.render.narrowing import case_word
 from asrch.render.next_step import pasteable
@@ -46,7 +47,7 @@ def _domain_notices(notices: tuple[DomainNotice, ...]) -> tuple[Answer, ...]:
 
 
 def _rows(rows: tuple[Ranked, ...]) -> tuple[Answer, ...]:
-    return tuple({"path": printable_path(r.path), "matches": r.matches} for r in rows)
+    return tuple({"path": json_path(r.path), "matches": r.matches} for r in rows)
 
 
 def _line(line: SourceLine) -> Answer:
@@ -71,8 +72,8 @@ def _head(command: str) -> Answer:
 def _narrowing(ignore_case: bool, filters: Filters) -> Answer:
     return {
         "case": case_word(ignore_case),
-        "types": tuple(map(printable, filters.types)),
-        "globs": tuple(map(printable, filters.globs)),
+        "types": tuple(map(json_text, filters.types)),
+        "globs": tuple(map(json_text, filters.globs)),
     }
 
 
@@ -80,7 +81,7 @@ def _query_head(command: str, query: Query) -> Answer:
     """The header scout, sample and show open with (`QueryAnswerHead`)."""
     return {
         **_head(command),
-        "query": printable(query.term),
+        "query": json_text(query.term),
         "mode": query.mode,
         **_narrowing(query.ignore_case, query.filters),
     }
@@ -112,7 +113,7 @@ def answer(report: object) -> Answer:
 def scout_answer(report: ScoutReport) -> Answer:
     return {
         **_query_head("scout", report.query),
-        "path": printable_path(report.path),
+        "path": json_path(report.path),
         "matches": report.matches,
         "files": report.files,
         "capped": report.capped,
@@ -122,7 +123,7 @@ def scout_answer(report: ScoutReport) -> Answer:
             {"kind": k.kind, "matches": k.matches, "files": k.files} for k in report.kinds
         ),
         "listed": tuple(
-            {"path": printable_path(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
+            {"path": json_path(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
             for f in report.listed
         ),
         **_tail(_domain_notices(report.notices), report.next_step),
@@ -133,31 +134,31 @@ def scout_answer(report: ScoutReport) -> Answer:
 def survey_answer(report: SurveyReport) -> Answer:
     return {
         **_head("survey"),
-        "terms": tuple(map(printable, report.terms)),
-        "paths": tuple(map(printable, report.paths)),
+        "terms": tuple(map(json_text, report.terms)),
+        "paths": tuple(map(json_text, report.paths)),
         "mode": report.mode,
         **_narrowing(report.ignore_case, report.filters),
         "capped": any(t.capped for t in report.overall),
         "overall": tuple(
             {
-                "term": printable(t.term),
+                "term": json_text(t.term),
                 "matches": t.matches,
                 "files": t.files,
                 "capped": t.capped,
-                "dominant_path": t.dominant_path and printable_path(t.dominant_path),
+                "dominant_path": t.dominant_path and json_path(t.dominant_path),
             }
             for t in report.overall
         ),
         "by_path": tuple(
             {
-                "path": printable_path(section.path),
+                "path": json_path(section.path),
                 "terms": tuple(
                     {
-                        "term": printable(r.term),
+                        "term": json_text(r.term),
                         "matches": r.matches,
                         "files": r.files,
                         "capped": r.capped,
-                        "top_file": printable_path(r.top_file),
+                        "top_file": json_path(r.top_file),
                     }
                     for r in section.rows
                 ),
@@ -172,7 +173,7 @@ def survey_answer(report: SurveyReport) -> Answer:
 def sample_answer(report: SampleReport) -> Answer:
     return {
         **_query_head("sample", report.query),
-        "file": printable_path(report.file),
+        "file": json_path(report.file),
         "matches": report.matches,
         "capped": report.capped,
         "clustered": report.kept,
@@ -199,7 +200,7 @@ def show_answer(report: ShowReport) -> Answer:
     span = window(report, report.line) if report.line is not None else None
     return {
         **_query_head("show", report.query),
-        "file": printable_path(report.file),
+        "file": json_path(report.file),
         "matches": None if at_line else report.matches,
         "capped": report.capped,
         "refused": report.refused,

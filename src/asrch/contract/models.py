@@ -7,7 +7,7 @@ answer holds exactly the fields its schema (schema/COMMAND.schema.json) lists.
 The models define the schemas and validate answers (`validated`: in the tests and at
 the MCP boundary); the command line prints the builders' values (`build.py`) with the
 stdlib and never imports this module (D41). They validate JSON values: terms and
-paths arrive already `printable`.
+paths arrive already `json_text` (domain/text_safety.py).
 """
 
 from typing import Annotated, Any, Literal
@@ -16,18 +16,19 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from asrch.contract.values import NOTICE_KINDS, SCHEMA_VERSION
 from asrch.domain.modes import Mode
+from asrch.domain.text_safety import has_surrogate
 
 
 def _printed(value: str) -> str:
-    # A surrogate escape is a byte the builder did not make printable: no JSON
-    # string can hold it.
-    if not value.isascii() and any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+    # A surrogate escape is a byte the builder did not write `\\xNN`: no JSON string
+    # can hold it.
+    if has_surrogate(value):
         raise ValueError("a surrogate escape (an undecodable byte not made printable)")
     return value
 
 
 Text = Annotated[str, AfterValidator(_printed)]
-"""A string from the command line or the file system (a term, a path), `printable`."""
+"""A string from the command line or the file system (a term, a path), `json_text`."""
 Count = Annotated[int, Field(ge=0)]
 LineNumber = Annotated[int, Field(ge=1)]
 

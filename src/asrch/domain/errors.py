@@ -2,7 +2,7 @@
 
 from enum import IntEnum
 
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 class ExitStatus(IntEnum):
@@ -60,6 +60,22 @@ class NotDigitsError(InputError):
         self.text = text
         self.allowed = allowed
         super().__init__(f"{name} takes digits 0-9 only, got {quote(text)}; allowed: {allowed}")
+
+
+class UnknownTypeError(InputError):
+    """A `--type` name rg does not know: the close names, and how many there are."""
+
+    def __init__(self, name: str, close: tuple[str, ...], known: int) -> None:
+        self.name = name
+        self.close = close
+        self.known = known
+        super().__init__(
+            f"unknown --type {quote(name)}; {self.close_names()}; "
+            f"`asrch --type-list` lists all {known}"
+        )
+
+    def close_names(self) -> str:
+        return f"close names: {', '.join(self.close)}" if self.close else "no close name"
 
 
 class OutputError(AsrchError):

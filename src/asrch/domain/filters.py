@@ -35,8 +35,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
-from asrch.domain.errors import InputError
-from asrch.domain.values import quote
+from asrch.domain.errors import InputError, UnknownTypeError
+from asrch.domain.text_safety import quote
 
 _ANY_NAME = "[^/]*"
 
@@ -307,7 +307,7 @@ def make_filters(
             else known_types.get(name)
         )
         if patterns is None:
-            raise InputError(_unknown_type(name, known_types))
+            raise _unknown_type(name, known_types)
         type_globs += [compile_glob(p) for p in patterns]
     compiled = [compile_glob(g) for g in globs]
     return Filters(
@@ -320,14 +320,12 @@ def make_filters(
     )
 
 
-def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> str:
+def _unknown_type(name: str, known: Mapping[str, Sequence[str]]) -> UnknownTypeError:
     # Only an error needs difflib; every start-up would pay for its import.
     from difflib import get_close_matches  # noqa: PLC0415
 
     close = get_close_matches(name, sorted(known), n=5, cutoff=0.6)
-    listed = f"close names: {', '.join(close)}; " if close else "no close name; "
-    listing = f"`asrch --type-list` lists all {len(known)}"
-    return f"unknown --type {quote(name)}; {listed}{listing}"
+    return UnknownTypeError(name, tuple(close), len(known))
 
 
 def components(path: str) -> list[str]:

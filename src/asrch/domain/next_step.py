@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
+from asrch.domain.text_safety import pastes
 
 Step = tuple[str, ...]
 NO_STEP: Step = ()
@@ -46,14 +47,6 @@ def joined(target: str, relative: str) -> str:
     return base + relative if base == "/" else f"{base}/{relative}"
 
 
-def _printable(text: str) -> bool:
-    """One line a shell can take as typed: no control character, no undecodable byte."""
-    return not any(
-        ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 or c in "\u2028\u2029"
-        for c in text
-    )
-
-
 def step(command: str, options: Sequence[str], arguments: Sequence[str]) -> Step:
     """`asrch COMMAND OPTIONS… [--] ARGUMENTS…`, or no step when it cannot be pasted.
 
@@ -64,7 +57,7 @@ def step(command: str, options: Sequence[str], arguments: Sequence[str]) -> Step
     """
     dashes = ["--"] if any(a.startswith("-") for a in arguments) else []
     words = ("asrch", command, *options, *dashes, *arguments)
-    if not all(_printable(w) for w in words):
+    if not all(pastes(w) for w in words):
         return NO_STEP
     return words
 

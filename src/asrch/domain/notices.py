@@ -24,6 +24,13 @@ class BroadNotice(NamedTuple):
     """Named in survey, where several terms share one report."""
     mode: Mode = Mode.FIXED
     """What would narrow depends on it: a bounded mode is no advice when one is in use."""
+    ignore_case: bool = False
+    """With `-i`, searching case-sensitively narrows too."""
+    one_file: bool = False
+    """The search was of one named file: there is no narrower path."""
+    bounded_narrows: bool = True
+    """False for a fixed term without a letter or digit: `--identifier` / `--word` would
+    change what it means, not where it may match (D14's reason)."""
     kind: Literal["broad"] = "broad"
 
 
@@ -187,7 +194,15 @@ def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) 
     files = len(tally.files)
     if is_broad(tally.matches, files):
         notices.append(
-            BroadNotice(matches=tally.matches, files=files, capped=tally.capped, mode=query.mode)
+            BroadNotice(
+                matches=tally.matches,
+                files=files,
+                capped=tally.capped,
+                mode=query.mode,
+                ignore_case=query.ignore_case,
+                one_file=not directory,
+                bounded_narrows=query.has_word_character,
+            )
         )
     if tally.capped:
         notices.append(cap_notice(tally, target, directory=directory))

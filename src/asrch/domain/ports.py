@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from asrch.domain.counting import Tally
-    from asrch.domain.lines import FileScan, FileWindow, Scope
+    from asrch.domain.lines import FileScan, FileWindow, Scope, SourceLine
     from asrch.domain.query import Query
 
 
@@ -66,6 +66,13 @@ class Searcher(Protocol):
 
         Past `keep` matches the total is counted without text, stopped at `cap`.
         """
+        ...
+
+    def matching_lines(
+        self, query: Query, files: Sequence[str], *, keep: int
+    ) -> dict[str, tuple[SourceLine, ...]]:
+        """The first `keep` matching lines of each of `files` (no context), by file as
+        given; one search for all of them (D32's listed lines)."""
         ...
 
     def scopes(self) -> Scopes:

@@ -6,7 +6,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import SHORT_TERM
 from asrch.domain.modes import Mode
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 class Query(NamedTuple):
@@ -18,6 +18,11 @@ class Query(NamedTuple):
     """`--type` / `--glob`: which of the files walked are searched (D30)."""
 
     @property
+    def has_word_character(self) -> bool:
+        """A letter or a digit: only such a term has edges a bounded mode can hold."""
+        return any(char.isalnum() for char in self.term)
+
+    @property
     def is_short(self) -> bool:
         """A plain fixed-string term short enough to hit inside other words (D14).
 
@@ -25,11 +30,7 @@ class Query(NamedTuple):
         term of punctuation means (`--word "->"` demands word boundaries around it),
         not just where it may match.
         """
-        return (
-            self.mode is Mode.FIXED
-            and len(self.term) <= SHORT_TERM
-            and any(char.isalnum() for char in self.term)
-        )
+        return self.mode is Mode.FIXED and len(self.term) <= SHORT_TERM and self.has_word_character
 
 
 def has_unescaped_pipe(pattern: str) -> bool:
@@ -75,6 +76,6 @@ def make_query(
     if mode is Mode.REGEX and has_unescaped_pipe(term):
         raise InputError(
             f"--regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
-            "with survey --term A --term B, or escape it as \\|"
+            "with survey --term A --term B; a literal | is written \\|"
         )
     return Query(term=term, mode=mode, ignore_case=ignore_case, filters=filters)

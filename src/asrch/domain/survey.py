@@ -125,6 +125,8 @@ def build_survey_report(
                     capped=total.capped,
                     term=query.term,
                     mode=query.mode,
+                    ignore_case=query.ignore_case,
+                    bounded_narrows=query.has_word_character,
                 )
             )
         for path, kind, tally in zip(paths, kinds, row, strict=True):

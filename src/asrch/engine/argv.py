@@ -168,10 +168,11 @@ def count_argv(
 NUL_SEPARATOR = "--path-separator=\\x00"
 
 
-def census_argv(rg: str, query: Query, target: str) -> list[str]:
+def census_argv(rg: str, query: Query, target: str, *, plain: bool = False) -> list[str]:
     """A count record for every file rg searched and did not stop at a NUL byte, zero
-    included (`PATH NUL COUNT LF`, `/` in PATH printed as NUL), then rg's statistics:
-    `N files searched` counts the binary files too, so they are the difference."""
+    included, then rg's statistics: `N files searched` counts the binary files too, so
+    they are the difference. A record is `PATH:COUNT LF`, `/` in PATH printed as NUL;
+    `plain`: `PATH NUL COUNT LF` with `/` as rg prints it (for names holding a LF)."""
     return [
         rg,
         *BASE_FLAGS,
@@ -179,8 +180,7 @@ def census_argv(rg: str, query: Query, target: str) -> list[str]:
         "--include-zero",
         "--stats",
         "--with-filename",
-        "--null",
-        NUL_SEPARATOR,
+        *(["--null"] if plain else [NUL_SEPARATOR]),
         *pattern_args(query),
         "--",
         operand(target),
@@ -192,17 +192,27 @@ def files_argv(rg: str, target: str) -> list[str]:
     return [rg, *BASE_FLAGS, "--files", "--null", "--", operand(target)]
 
 
-def json_argv(rg: str, query: Query, target: str, *, context: int = 0) -> list[str]:
-    """Match (and context) events as JSON lines, in path order."""
+def json_argv(
+    rg: str,
+    query: Query,
+    target: str | Sequence[str],
+    *,
+    context: int = 0,
+    max_count: int | None = None,
+) -> list[str]:
+    """Match (and context) events as JSON lines, in path order, of one target or of
+    several files; with `max_count`, at most that many matching lines a file."""
+    targets = [target] if isinstance(target, str) else list(target)
     return [
         rg,
         *BASE_FLAGS,
         "--json",
         f"--context={context}",
+        *([] if max_count is None else [f"--max-count={max_count}"]),
         "--sort=path",
         *pattern_args(query),
         "--",
-        operand(target),
+        *map(operand, targets),
     ]
 
 

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from asrch.domain.errors import EngineError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def resolve_rg(environ: dict[str, str] | None = None) -> str:

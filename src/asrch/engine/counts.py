@@ -1,4 +1,4 @@
-"""The counting plan: `rg --count --with-filename --null`, parsed and put in path order.
+"""The counting plan: `rg --count --include-zero --stats`, parsed and put in path order.
 
 Binary files are counted as rg decides them, from rg's own numbers (`census_argv`):
 with `--include-zero` rg prints a record for every file it searched except those it
@@ -71,55 +71,56 @@ _STATS = re.compile(
     rb"([0-9]+) files searched\n[0-9]+ bytes printed\n[0-9]+ bytes searched\n"
     rb"[0-9.]+ seconds spent searching\n[0-9.]+ seconds\n\Z"
 )
-# The end of a census record with a match: NUL, a count that is not 0, LF.
-_MATCHED_END = re.compile(rb"\0([1-9][0-9]*)\n")
-_ZERO_END = b"\x000\n"
+# A census record is `PATH:COUNT LF`, `/` in PATH printed as NUL: the count is the digits
+# between the line's last `:` and its LF (no path holds a LF once `parse_census` has
+# checked). `:` is rare in paths, so the regex engine finds the few records with a
+# match by that byte; with NUL after the path (`--null`), a byte every path holds many
+# times here, it tried each: ≈20 ms a census on the stdlib's 31,869 records, now ≈4.
+_MATCHED_END = re.compile(rb":([1-9][0-9]*)\n")
+_ZERO_END = b":0\n"
 
 
 class Census:
     """What one `census_argv` run said: every file rg read to the end with its count
     (zero included), and how many files it searched in all (binary ones included).
 
-    `body` holds one `PATH NUL COUNT LF` record a line, no path holding a LF; `/` in a
-    path is NUL when `separator` is NUL (and restored here).
+    `data[:end]` holds one `PATH:COUNT LF` record a line, no path holding a LF, `/` in a
+    path printed as NUL (and restored here). The records are not copied out of rg's
+    output: on the stdlib they are 3.5 MB, read for the few with a match.
     """
 
     def __init__(
         self,
-        body: bytes,
+        data: bytes,
+        end: int,
         files: int,
         searched: int,
-        separator: bytes,
-        ends: "list[re.Match[bytes]] | None" = None,
+        ends: "list[re.Match[bytes]]",
     ) -> None:
-        self._body = body
+        self._data = data
+        self._end = end
         self.files = files
         self.searched = searched
-        self._separator = separator
         self._ends = ends
-        """Where the records with a match end (`_MATCHED_END`), if known."""
+        """Where the records with a match end (`_MATCHED_END`)."""
 
     @property
     def binary(self) -> int:
         """The files rg stopped reading at a NUL byte."""
         return self.searched - self.files
 
-    def _path(self, path: bytes) -> bytes:
-        return path.replace(self._separator, b"/") if self._separator != b"/" else path
-
     def matched(self) -> list[tuple[bytes, int]]:
         """(path, matched lines) of each file with a match, in rg's order."""
-        body = self._body
-        ends = self._ends if self._ends is not None else _MATCHED_END.finditer(body)
+        data = self._data
         return [
-            (self._path(body[body.rfind(b"\n", 0, m.start()) + 1 : m.start()]), int(m[1]))
-            for m in ends
+            (data[data.rfind(b"\n", 0, m.start()) + 1 : m.start()].replace(b"\0", b"/"), int(m[1]))
+            for m in self._ends
         ]
 
     def read(self) -> set[bytes]:
         """Every file rg read to the end."""
-        lines = self._body.split(b"\n")[:-1]
-        return {self._path(line.rpartition(b"\0")[0]) for line in lines}
+        lines = self._data[: self._end].split(b"\n")[:-1]
+        return {line.rpartition(b":")[0].replace(b"\0", b"/") for line in lines}
 
 
 def _garbled() -> EngineError:
@@ -128,54 +129,54 @@ def _garbled() -> EngineError:
     )
 
 
-def _split_stats(data: bytes) -> tuple[bytes, int]:
-    """The records before rg's `--stats` block, and its `N files searched`."""
-    tail = data[-1024:]
-    stats = _STATS.search(tail)
+def _stats_start(data: bytes) -> tuple[int, int]:
+    """Where rg's `--stats` block starts in `data` (the records end there), and its
+    `N files searched`."""
+    tail = len(data) - 1024
+    stats = _STATS.search(data, max(tail, 0))
     if stats is None:
         raise _garbled()
-    return data[: len(data) - len(tail) + stats.start()], int(stats[2])
+    return stats.start(), int(stats[2])
 
 
 def parse_census(data: bytes, target: str) -> Census | None:
-    """The census in `data` (NUL as the separator), or None if a name in it holds a LF:
-    then records cannot be told apart, and the caller asks rg again with `/`.
+    """The census in `data` (NUL as the path separator), or None if a name in it holds
+    a LF: then records cannot be told apart, and the caller asks rg again with `/`.
 
-    Checked in C, without a Python step per file: every LF must end a record (be
-    preceded by NUL and a count: the zero records and the others add up to the LFs),
-    and each record must start with the operand as rg printed it.
+    Checked in C, without a Python step per file with no match: every LF must end a
+    record (be preceded by `:` and a count) and be followed by the next record, which
+    starts with the operand as rg printed it. The LFs that pass add up to all of them.
     """
-    body, searched = _split_stats(data)
-    files = body.count(b"\n")
+    end, searched = _stats_start(data)
+    files = data.count(b"\n", 0, end)
     if not files:
-        return Census(body, 0, searched, b"\0") if not body else None
-    # A scan of a rare term: every record is a zero, and counting says so at C speed.
-    zeros = body.count(_ZERO_END)
-    ends = [] if zeros == files else list(_MATCHED_END.finditer(body))
+        return Census(data, 0, 0, searched, []) if not end else None
     head = os.fsencode(operand(target)).replace(b"/", b"\0")
+    # A scan of a rare term: nearly every record is a zero, and these are counted at C
+    # speed; the few with a match are found by their `:` and checked one by one.
+    zeros = data.count(_ZERO_END + head, 0, end) + data.startswith(_ZERO_END, end - 3, end)
+    ends = list(_MATCHED_END.finditer(data, 0, end))
     if (
         zeros + len(ends) != files
-        or not body.endswith(b"\n")
-        or not body.startswith(head)
-        or body.count(b"\n" + head) != files - 1
+        or not data.startswith(head)
+        or not all(m.end() == end or data.startswith(head, m.end()) for m in ends)
     ):
         return None
-    return Census(body, files, searched, b"\0", ends)
+    return Census(data, end, files, searched, ends)
 
 
 def parse_plain_census(data: bytes) -> Census:
-    """The census of a run with `/` as the separator (`census_argv` minus the NUL
-    separator), its records checked as `parse_count_records` checks them."""
-    body, searched = _split_stats(data)
-    records = parse_count_records(body)
-    return _PlainCensus(records, searched)
+    """The census of a run with `/` as the separator and NUL after each path
+    (`census_argv(..., plain=True)`), its records checked as `parse_count_records` checks them."""
+    end, searched = _stats_start(data)
+    return _PlainCensus(parse_count_records(data[:end]), searched)
 
 
 class _PlainCensus(Census):
     """A census whose paths may hold LF: kept as parsed records."""
 
     def __init__(self, records: list[tuple[bytes, int]], searched: int) -> None:
-        super().__init__(b"", len(records), searched, b"/")
+        super().__init__(b"", 0, len(records), searched, [])
         self._records = records
 
     def matched(self) -> list[tuple[bytes, int]]:
@@ -187,12 +188,10 @@ class _PlainCensus(Census):
 
 def take_census(rg: str, query: Query, target: str, launch: Launch = HERE) -> tuple[Census, RgSaid]:
     """One census run; again with `/` as the separator if a name holds a LF."""
-    argv = census_argv(rg, query, target)
-    output, said = run_to_end(argv, launch)
+    output, said = run_to_end(census_argv(rg, query, target), launch)
     census = parse_census(output, target)
     if census is None:
-        plain = [arg for arg in argv if not arg.startswith("--path-separator=")]
-        output, said = run_to_end(plain, launch)
+        output, said = run_to_end(census_argv(rg, query, target, plain=True), launch)
         census = parse_plain_census(output)
     return census, said._replace(binary=census.binary)
 

@@ -8,13 +8,13 @@ which for one file is exactly what a path-ordered scan stopped at the cap counts
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
 from asrch.domain.query import Query
-from asrch.domain.values import quote
-from asrch.engine.argv import count_argv, json_argv
+from asrch.domain.text_safety import quote
+from asrch.engine.argv import count_argv, json_argv, operand
 from asrch.engine.counts import parse_count_records
 from asrch.engine.json_events import (
     _KEY,
@@ -77,6 +77,26 @@ def scan_file(
         capped=capped,
         skipped=skipped,
     )
+
+
+def matching_lines(
+    rg: str, query: Query, files: Sequence[str], *, keep: int, launch: Launch = HERE
+) -> dict[str, tuple[SourceLine, ...]]:
+    """The first `keep` matching lines of each of `files`, by file as given: one rg run
+    for all of them (each named, so rg reads each as `scan_file` does), not one each."""
+    given = {operand(file): file for file in files}
+    found: dict[str, list[SourceLine]] = {file: [] for file in files}
+    with RgRun(json_argv(rg, query, files, max_count=keep), launch) as run:
+        for event in parse_events(split_lines(run.chunks())):
+            lines = found.get(given.get(event.path, ""))
+            if lines is None:
+                raise EngineError(
+                    f"rg printed a line of {quote(event.path)}, a file asrch did not name"
+                )
+            if event.is_match and len(lines) < keep:
+                lines.append(SourceLine(event.line_number, event.text, True, event.first_match))
+        run.finish()
+    return {file: tuple(lines) for file, lines in found.items()}
 
 
 def _open_regular(file: str, launch: Launch) -> int:

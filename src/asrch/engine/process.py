@@ -13,7 +13,7 @@ from types import TracebackType
 from typing import IO, NamedTuple
 
 from asrch.domain.errors import EngineError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from asrch.engine.stderr import RgSaid, judge, operands, read_stderr
 
 _CHUNK = 1 << 16

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, PathStatus
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from asrch.engine.binary import resolve_rg
 from asrch.engine.process import HERE, Children, Launch
 from asrch.engine.stderr import RgRefusedError
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from asrch.domain.counting import Tally
-    from asrch.domain.lines import FileScan, FileWindow
+    from asrch.domain.lines import FileScan, FileWindow, SourceLine
     from asrch.domain.ports import Scopes
     from asrch.domain.query import Query
 
@@ -191,6 +191,16 @@ class RipgrepSearcher:
             lambda: scan_file(
                 self.rg, query, file, context=context, keep=keep, cap=cap, launch=self._launch
             ),
+        )
+
+    def matching_lines(
+        self, query: Query, files: Sequence[str], *, keep: int
+    ) -> dict[str, tuple[SourceLine, ...]]:
+        from asrch.engine.files import matching_lines
+
+        return self._judged(
+            query,
+            lambda: matching_lines(self.rg, query, files, keep=keep, launch=self._launch),
         )
 
     def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from asrch.domain.errors import EngineError
+from asrch.domain.text_safety import rg_text
 
 _LOG = re.compile(rb"(?:TRACE|DEBUG|INFO|WARN|ERROR)\|")
 _DEBUG = b"rg: DEBUG|"
@@ -148,12 +149,8 @@ def reason_of(complaint: str) -> str:
     if lines[0].endswith(":"):
         detail = [ln.removeprefix("error:").strip() for ln in lines if ln.startswith("error:")]
         if detail:
-            return _visible(detail[-1])
-    return _visible(_FLAG_PREFIX.sub("", lines[0]))
-
-
-def _visible(text: str) -> str:
-    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+            return rg_text(detail[-1])
+    return rg_text(_FLAG_PREFIX.sub("", lines[0]))
 
 
 def judge(returncode: int, said: RgSaid) -> RgSaid:

@@ -5,7 +5,7 @@ command line's stderr, a tool's error result) add it here, so both say the same 
 """
 
 from asrch.domain.errors import AsrchError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 PREFIX = "error: "
 

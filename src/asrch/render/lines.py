@@ -2,6 +2,7 @@
 
 from asrch.domain.limits import LINE_CAP, MATCH_LEAD
 from asrch.domain.lines import Span
+from asrch.domain.text_safety import visible, visible_line
 
 MARKER = "…[+{} bytes]"
 LEFT_MARKER = "[+{} bytes]…"
@@ -36,31 +37,18 @@ def printed(text: str) -> bytes:
     return cap_text(text).encode("utf-8", "backslashreplace")
 
 
-def _picture(code: int) -> str:
-    # Unicode Control Pictures: visible, one column, never a real control.
-    return chr(0x2400 + code) if code < 0x20 else "\u2421"
-
-
-def _visible(char: str) -> str:
-    """How one decoded character prints (see `visible_text`)."""
-    code = ord(char)
-    if char == "\t" or (0x20 <= code < 0x7F) or (code >= 0xA0 and not 0xD800 <= code < 0xE000):
-        if code in (0x2028, 0x2029):
-            return f"\\u{code:04x}"
-        return char
-    if 0xDC80 <= code <= 0xDCFF:
-        return f"\\x{code - 0xDC00:02x}"
-    if code < 0x20 or code == 0x7F:
-        return _picture(code)
-    return f"\\u{code:04x}"
-
-
 def strip_ending(raw: bytes) -> bytes:
+    return raw[: content_end(raw)]
+
+
+def content_end(raw: bytes) -> int:
+    """Where the line's text ends: before its LF or CR LF, if any. An index, not a
+    slice: a slice copies the line (300 MB for a minified one)."""
     if raw.endswith(b"\r\n"):
-        return raw[:-2]
+        return len(raw) - 2
     if raw.endswith(b"\n"):
-        return raw[:-1]
-    return raw
+        return len(raw) - 1
+    return len(raw)
 
 
 def _decode(raw: bytes) -> str:
@@ -68,38 +56,38 @@ def _decode(raw: bytes) -> str:
 
 
 def visible_text(raw: bytes) -> str:
-    """Snippet text: the line ending stripped, controls and bad bytes made visible.
-
-    Tabs stay (code is full of them); other C0 controls and DEL become Control
-    Pictures (`␛` for ESC); C1 controls become `\\u0085`-style escapes; bytes that are
-    not UTF-8 become `\\xNN`.
-    """
-    return "".join(_visible(char) for char in _decode(strip_ending(raw)))
+    """Snippet text: the line ending stripped, each character `visible`
+    (domain/text_safety.py: tabs stay, controls become Control Pictures, bytes that are
+    not UTF-8 `\\xNN`)."""
+    return visible_line(_decode(strip_ending(raw)))
 
 
 def _source_size(char: str) -> int:
-    """Bytes of the line one decoded character stands for (a surrogate escape: one)."""
-    return 1 if 0xDC80 <= ord(char) <= 0xDCFF else len(char.encode("utf-8"))
+    """Bytes of the line one decoded character stands for (a byte that is not UTF-8:
+    one, as it decoded)."""
+    return len(char.encode("utf-8", "surrogateescape"))
 
 
-def _char_start(raw: bytes, pos: int) -> int:
-    """`pos`, moved back to the start of the UTF-8 character it falls inside.
+def _char_start(raw: bytes, pos: int, total: int) -> int:
+    """`pos` (within `raw[:total]`), moved back to the start of the UTF-8 character it
+    falls inside.
 
     A byte that is not a continuation byte never lies inside a character, so a split
     before it decodes the two halves exactly as the whole. If the 3 bytes before `pos`
     are continuation bytes too, no lead byte can reach `pos`: it is a split already.
     """
-    pos = max(0, min(pos, len(raw)))
+    pos = max(0, min(pos, total))
     back = pos
     for _ in range(3):
-        if back == 0 or back >= len(raw) or (raw[back] & 0xC0) != 0x80:
+        if back == 0 or back >= total or (raw[back] & 0xC0) != 0x80:
             return back
         back -= 1
-    return back if back < len(raw) and (raw[back] & 0xC0) != 0x80 else pos
+    return back if back < total and (raw[back] & 0xC0) != 0x80 else pos
 
 
-def _forward(raw: bytes, start: int, room: int) -> tuple[str, int]:
-    """The visible text of `raw` from `start` that fits in `room` bytes, and where it ends.
+def _forward(raw: bytes, start: int, room: int, total: int) -> tuple[str, int]:
+    """The visible text of `raw[:total]` from `start` that fits in `room` bytes, and
+    where it ends.
 
     Each character prints whole or not at all (an escape such as `\\xe9` is never
     split). A printed character is never shorter than the bytes it stands for, so
@@ -108,10 +96,10 @@ def _forward(raw: bytes, start: int, room: int) -> tuple[str, int]:
     out: list[str] = []
     used = 0
     end = start
-    for char in _decode(raw[start : start + room + 4]):
-        shown = _visible(char)
+    for char in _decode(raw[start : min(start + room + 4, total)]):
+        shown = visible(char)
         size = len(shown.encode("utf-8"))
-        if used + size > room or end >= len(raw):
+        if used + size > room or end >= total:
             break
         out.append(shown)
         used += size
@@ -121,11 +109,11 @@ def _forward(raw: bytes, start: int, room: int) -> tuple[str, int]:
 
 def _backward(raw: bytes, end: int, room: int) -> tuple[str, int]:
     """The visible text of `raw` ending at `end` that fits in `room` bytes, and its start."""
-    start = _char_start(raw, end - room - 4)
+    start = _char_start(raw, end - room - 4, end)
     out: list[str] = []
     used = 0
     for char in reversed(_decode(raw[start:end])):
-        shown = _visible(char)
+        shown = visible(char)
         size = len(shown.encode("utf-8"))
         if used + size > room:
             break
@@ -148,21 +136,20 @@ def fit_line(prefix: str, raw: bytes, first_match: Span | None = None) -> str:
     whole in the head of the line: the kept part then starts up to MATCH_LEAD printed
     bytes before the match, or earlier when the rest of the line fits, so the room is used.
     """
-    raw = strip_ending(raw)
+    total = content_end(raw)
     room = LINE_CAP - _size(prefix)
-    if len(raw) <= room:
+    if total <= room:
         text = visible_text(raw)
         if _size(text) <= room:
             return prefix + text
-    total = len(raw)
     right = _size(MARKER.format(total))
-    head, head_end = _forward(raw, 0, room - right)
+    head, head_end = _forward(raw, 0, room - right, total)
     if first_match is not None and first_match[1] > head_end:
-        match = _char_start(raw, first_match[0])
+        match = _char_start(raw, first_match[0], total)
         before, start = _backward(raw, match, MATCH_LEAD)
         if start > 0:
             left = LEFT_MARKER.format(start)
-            after, end = _forward(raw, match, room - _size(left) - _size(before) - right)
+            after, end = _forward(raw, match, room - _size(left) - _size(before) - right, total)
             if end < total:
                 return prefix + left + before + after + MARKER.format(total - end)
             text, start = _backward(raw, total, room - _size(LEFT_MARKER.format(total)))

@@ -21,7 +21,7 @@ from asrch.domain.notices import (
     ShortTermNotice,
     SkippedNotice,
 )
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 def _for(term: str | None) -> str:
@@ -77,13 +77,21 @@ def _idle_filter(notice: IdleFilterNotice) -> str:
     return said
 
 
-def _narrower(mode: Mode) -> str:
-    """What would narrow a broad search: never the mode already in use."""
-    if mode is Mode.FIXED:
-        return "narrow the path, or use a longer term or --identifier / --word"
-    if mode is Mode.REGEX:
-        return "narrow the path (or --type / --glob), or use a more specific pattern"
-    return "narrow the path (or --type / --glob), or use a longer term"
+def _narrower(notice: BroadNotice) -> str:
+    """What would narrow a broad search: never the mode already in use, never the path of
+    a one-file search, never a bounded mode for a term it could not bound; -i when on."""
+    fixed = notice.mode is Mode.FIXED
+    where = "narrow the path" if fixed else "narrow the path (or --type / --glob)"
+    if notice.mode is Mode.REGEX:
+        what = "use a more specific pattern"
+    elif fixed and notice.bounded_narrows:
+        what = "use a longer term or --identifier / --word"
+    else:
+        what = "use a longer term"
+    ways = [what] if notice.one_file else [where, what]
+    if notice.ignore_case:
+        ways.append("drop -i")
+    return ", or ".join(ways)
 
 
 def notice_text(notice: Notice) -> str:
@@ -101,7 +109,7 @@ def notice_text(notice: Notice) -> str:
             at_least = "at least " if notice.capped else ""
             return (
                 f"broad search{_for(notice.term)}: {at_least}{notice.matches} matching lines "
-                f"in {at_least}{_files(notice.files)}; {_narrower(notice.mode)}"
+                f"in {at_least}{_files(notice.files)}; {_narrower(notice)}"
             )
         case CapNotice():
             where = "" if notice.path is None else f" in {quote(notice.path)}"

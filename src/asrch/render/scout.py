@@ -1,7 +1,7 @@
 """`scout` report to text."""
 
 from asrch.domain.scout import ListedFile, ScoutReport
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines

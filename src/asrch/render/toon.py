@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Sequence
 
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 Scalar = str | int | tuple[str, ...]
 """A value; a tuple is written as TOON's inline list, `name[N]: a,b` (see `field_name`)."""

@@ -35,7 +35,7 @@ from asrch.contract.models import validated
 from asrch.contract.schema import schema
 from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line

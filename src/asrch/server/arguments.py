@@ -23,8 +23,8 @@ from difflib import get_close_matches
 from typing import Any
 
 from asrch.commands.table import COMMANDS, Argument, Command
-from asrch.domain.errors import AsrchError, InputError, OutOfRangeError
-from asrch.domain.values import quote
+from asrch.domain.errors import AsrchError, InputError, OutOfRangeError, UnknownTypeError
+from asrch.domain.text_safety import quote
 
 
 def _json_type(argument: Argument) -> dict[str, Any]:
@@ -166,6 +166,15 @@ def _flag_words(command: Command) -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(rf"(?<![\w-]){re.escape(flag)}(?![\w-])"), word) for flag, word in pairs]
 
 
+def unknown_type_for_tools(error: UnknownTypeError) -> str:
+    """What an agent with tools only can do about an unknown type: the close names, the
+    names being ripgrep's (it cannot run `asrch --type-list`), or a glob instead."""
+    return (
+        f"unknown type {quote(error.name)}; {error.close_names()}; type takes one of "
+        f"ripgrep's {error.known} type names (rg --type-list), or narrow with glob instead"
+    )
+
+
 def in_tool_words(error: AsrchError, name: str) -> AsrchError:
     """`error` as a tool call must say it: its arguments named as the tool names them
     (`clusters`, `terms`, `mode regex`), never as command-line flags (D37)."""
@@ -173,6 +182,8 @@ def in_tool_words(error: AsrchError, name: str) -> AsrchError:
     if isinstance(error, OutOfRangeError):
         spelled = {a.spelling: a.tool_key for a in command.arguments if a.tool_help is not None}
         return OutOfRangeError(spelled.get(error.name, error.name), error.value, error.allowed)
+    if isinstance(error, UnknownTypeError):
+        return InputError(unknown_type_for_tools(error))
     message = error.message
     for flag, word in _flag_words(command):
         message = flag.sub(word, message)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from asrch.domain.errors import InputError
-from asrch.domain.values import quote
+from asrch.domain.text_safety import quote
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,8 @@ from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from mcp_types import jsonrpc_message_adapter as _messages
 from pydantic import ValidationError
 
+from asrch.domain.text_safety import has_surrogate
+
 
 def _readable_id(value: Any) -> int | str | None:
     """The request's id, if the value is an object with an id JSON-RPC allows."""
@@ -37,7 +39,7 @@ def _lone_surrogate(value: Any) -> bool:
     while pending:
         item = pending.pop()
         if isinstance(item, str):
-            if any("\ud800" <= char <= "\udfff" for char in item):
+            if has_surrogate(item):
                 return True
         elif isinstance(item, dict):
             pending.extend(item.keys())

@@ -4,7 +4,7 @@ so no reference points outside the repository."""
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DECISIONS = ROOT / "docs" / "decisions.md"
 CITING = ("src", "tests", "docs", "spec", "bench", "README.md", "CHANGELOG.md", "noxfile.py")
 SUFFIXES = {".py", ".md"}

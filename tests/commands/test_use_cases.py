@@ -53,9 +53,12 @@ def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
     ]
     assert report.next_step == ("asrch", "show", "--line", "1", "connect", "src/net/pool.py")
     # The path checked once, one count under it with the scan cap, no type list read;
-    # then each listed file read once.
+    # then the listed files read in one search.
     assert engine.calls[:2] == [("inspect", "src"), ("count", "connect", "src")]
-    assert [c[2] for c in engine.called("scan")] == ["src/net/http.py", "src/net/pool.py"]
+    assert engine.called("matching_lines") == [
+        ("matching_lines", "connect", ("src/net/http.py", "src/net/pool.py"), 10)
+    ]
+    assert engine.called("scan") == []
 
 
 def test_scout_past_10_lines_lists_nothing_and_steps_to_sample() -> None:
@@ -64,7 +67,7 @@ def test_scout_past_10_lines_lists_nothing_and_steps_to_sample() -> None:
     report = run_scout(engine, "connect", "src", FIXED)
     assert report.listed == ()
     assert report.next_step == ("asrch", "sample", "connect", "src/net/pool.py")
-    assert engine.called("scan") == []
+    assert engine.called("scan") == engine.called("matching_lines") == []
 
 
 def test_scout_of_a_named_file_steps_to_that_file() -> None:

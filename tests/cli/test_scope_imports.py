@@ -84,3 +84,12 @@ def test_a_printed_line_of_a_python_file_loads_its_grammar(
     # A package's own line can be missing from the listing at exit; its binding's is not.
     grammars = {m.split(".")[0] for m in _parser_modules(_imported(tmp_path, *args))}
     assert grammars == {"tree_sitter", "tree_sitter_python"}
+
+
+def test_a_grammar_is_loaded_from_its_binding_alone(tmp_path: Path) -> None:
+    # The wheel's package imports importlib.resources for query files asrch never reads
+    # (≈4 ms of the call, issue 23): only its compiled binding is imported.
+    modules = _imported(tmp_path, "show", "x", "a.py", "--line", "2")
+    assert "tree_sitter_python._binding" in modules
+    assert "tree_sitter_python" not in modules
+    assert "importlib.resources" not in modules

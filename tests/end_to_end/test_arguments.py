@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.limits import SHOW_CONTEXT_DEFAULT
-from asrch.domain.values import quote
-from tests.reliability.helpers import Run, asrch, asrch_many, check_invariants, field
+from asrch.domain.text_safety import quote
+from tests.end_to_end.helpers import asrch, asrch_many, check_invariants, field
+from tests.support.cli import Result
 
 FILE_LINES = 30
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,7 +59,7 @@ def _command(command: str, mode: list[str], term: str, path: str) -> list[str]:
     return [command, *mode, "--", term, path]
 
 
-def _twice(argv: list[str], cwd: Path) -> Run:
+def _twice(argv: list[str], cwd: Path) -> Result:
     first, second = asrch_many([argv, argv], cwd=cwd, workers=2)
     check_invariants(first)
     assert (second.status, second.stdout, second.stderr) == (
@@ -124,7 +125,7 @@ NUMBER_CASES = {
 }
 
 
-def _check_number_used(run: Run, option: str, number: int) -> None:
+def _check_number_used(run: Result, option: str, number: int) -> None:
     """The answer used the number as given: no rounding, no other base."""
     if option == "--page":
         assert field(run.out, "page").startswith(f"{number}/"), str(run)

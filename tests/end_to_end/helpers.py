@@ -8,11 +8,10 @@ import subprocess
 import sys
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from asrch.cli.help import APP_HELP, COMMAND_HELP
-from tests.support.cli import always_cold, run_asrch
+from tests.support.cli import Result, always_cold, run_asrch
 
 ASRCH = [sys.executable, "-m", "asrch"]
 TIMEOUT = 60.0
@@ -22,28 +21,6 @@ STATUSES = frozenset({0, 2, 3, 4})
 Arg = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 
 
-@dataclass(frozen=True)
-class Run:
-    args: tuple[bytes, ...]
-    status: int
-    stdout: bytes
-    stderr: bytes
-
-    @property
-    def out(self) -> str:
-        return self.stdout.decode("utf-8")
-
-    @property
-    def err(self) -> str:
-        return self.stderr.decode("utf-8")
-
-    def __str__(self) -> str:
-        return (
-            f"asrch {self.args!r} -> exit {self.status}\n"
-            f"stdout: {self.stdout[:2000]!r}\nstderr: {self.stderr[:2000]!r}"
-        )
-
-
 def asrch(
     *args: Arg,
     cwd: Path | None = None,
@@ -51,7 +28,7 @@ def asrch(
     user: int | None = None,
     timeout: float = TIMEOUT,
     cold: bool | None = None,
-) -> Run:
+) -> Result:
     """One asrch run, arguments as bytes (any file name passes), under a timeout
     (tests/support/cli.py: in-process, or a fresh interpreter with `cold`); `env` is the
     run's whole environment (None: this process's).
@@ -61,8 +38,7 @@ def asrch(
     """
     argv = [os.fsencode(a) for a in args]
     if user is None:
-        ran = run_asrch(argv, cwd=cwd, environ=env, timeout=timeout, cold=cold)
-        return Run(tuple(argv), ran.status, ran.stdout, ran.stderr)
+        return run_asrch(argv, cwd=cwd, environ=env, timeout=timeout, cold=cold)
     prefix = [b"setpriv", f"--reuid={user}".encode(), f"--regid={user}".encode()]
     done = subprocess.run(
         [*prefix, b"--clear-groups", *(os.fsencode(a) for a in ASRCH), *argv],
@@ -73,7 +49,7 @@ def asrch(
         timeout=timeout,
         check=False,
     )
-    return Run(tuple(argv), done.returncode, done.stdout, done.stderr)
+    return Result(done.stdout, done.stderr, done.returncode, tuple(argv))
 
 
 def asrch_many(
@@ -82,7 +58,7 @@ def asrch_many(
     cwd: Path | None = None,
     workers: int = 4,
     cold: bool | None = None,
-) -> list[Run]:
+) -> list[Result]:
     """Several runs, results in order: one after the other in-process, or, with `cold`,
     as `workers` processes at once (each still under its own timeout)."""
     if not (always_cold() if cold is None else cold):
@@ -91,7 +67,7 @@ def asrch_many(
         return list(pool.map(lambda c: asrch(*c, cwd=cwd, cold=True), commands))
 
 
-def check_invariants(run: Run, statuses: frozenset[int] = STATUSES) -> None:
+def check_invariants(run: Result, statuses: frozenset[int] = STATUSES) -> None:
     """What every run keeps, whatever its input (D8, D19, D20)."""
     assert run.status in statuses, str(run)
     for name, data in (("stdout", run.stdout), ("stderr", run.stderr)):
@@ -109,7 +85,7 @@ def check_invariants(run: Run, statuses: frozenset[int] = STATUSES) -> None:
         check_input_error(run)
 
 
-def check_input_error(run: Run) -> None:
+def check_input_error(run: Result) -> None:
     """Exit 2: stdout empty; stderr one `error:` line, or an `unknown …` line and the help.
 
     Some `error:` lines (a missing argument) are followed by the command's usage too.
@@ -132,7 +108,7 @@ _NAMED = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 def read_value(text: str, pos: int = 0) -> tuple[str, int]:
     """One D2 value starting at `pos` (up to a `,` or the end); the value and the end.
 
-    The inverse of `asrch.domain.values.quote`: `\\xNN` is one undecodable byte, given
+    The inverse of `asrch.domain.text_safety.quote`: `\\xNN` is one undecodable byte, given
     back as the surrogate escape `os.fsencode` turns into that byte.
     """
     if not text.startswith('"', pos):

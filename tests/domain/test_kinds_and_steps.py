@@ -97,6 +97,34 @@ def test_the_broad_note_never_suggests_the_mode_in_use(mode: Mode, advice: str) 
     assert text == f"broad search: 2000 matching lines in 3 files; {advice}"
 
 
+@pytest.mark.parametrize(
+    ("notice", "advice"),
+    [
+        (BroadNotice(2000, 3, False, one_file=True), "use a longer term or --identifier / --word"),
+        (
+            BroadNotice(2000, 3, False, mode=Mode.REGEX, one_file=True),
+            "use a more specific pattern",
+        ),
+        (
+            BroadNotice(2000, 3, False, bounded_narrows=False),
+            "narrow the path, or use a longer term",
+        ),
+        (
+            BroadNotice(2000, 3, False, mode=Mode.WORD, ignore_case=True),
+            "narrow the path (or --type / --glob), or use a longer term, or drop -i",
+        ),
+        (
+            BroadNotice(2000, 3, False, ignore_case=True, one_file=True, bounded_narrows=False),
+            "use a longer term, or drop -i",
+        ),
+    ],
+)
+def test_the_broad_note_names_only_what_would_narrow(notice: BroadNotice, advice: str) -> None:
+    """No path to narrow in a one-file search, no bounded mode for a term of punctuation,
+    and -i, when on, is one more way."""
+    assert notice_text(notice) == f"broad search: 2000 matching lines in 3 files; {advice}"
+
+
 def test_a_listed_path_never_reads_as_a_numbered_line() -> None:
     assert listed_path_line("src/app.py") == "src/app.py"
     assert listed_path_line("2024-notes.md") == '"2024-notes.md"'

@@ -16,8 +16,7 @@ import pytest
 from asrch.domain.limits import SCOUT_LIST_MAX
 from asrch.domain.scout import KINDS as FILE_KINDS
 from asrch.domain.scout import kind_of
-from tests.reliability.helpers import (
-    Run,
+from tests.end_to_end.helpers import (
     asrch,
     asrch_many,
     check_invariants,
@@ -26,6 +25,7 @@ from tests.reliability.helpers import (
     survey_by_path,
     table,
 )
+from tests.support.cli import Result
 
 NAMES: tuple[bytes, ...] = (
     b"space name.txt",
@@ -170,7 +170,7 @@ def test_survey_paths_and_top_files_decode(tmp_path: Path, names: tuple[bytes, .
     assert _text(whole_rows[0][3]) == made[-1][0] + b"/" + made[-1][1]
 
 
-def _check_scout(run: Run, path: bytes, n: int) -> None:
+def _check_scout(run: Result, path: bytes, n: int) -> None:
     # As typed: the path field and the single file row are the path itself.
     assert _text(field(run.out, "path")) == path
     lines = _split_next(run.out, path)
@@ -183,7 +183,7 @@ def _check_scout(run: Run, path: bytes, n: int) -> None:
         assert lines[-listed:] == [f"{k}:needle here" for k in range(1, n + 1)]
 
 
-def _check_sample(run: Run, path: bytes, n: int) -> None:
+def _check_sample(run: Result, path: bytes, n: int) -> None:
     assert _text(field(run.out, "file")) == path
     headers = [ln for ln in run.out.splitlines() if ln.startswith("== ")]
     hits = "1 hit" if n == 1 else f"{n} hits"
@@ -196,7 +196,7 @@ def _check_sample(run: Run, path: bytes, n: int) -> None:
     assert body[-1] == f"{n + 1}-filler"
 
 
-def _check_show(run: Run, path: bytes, n: int) -> None:
+def _check_show(run: Result, path: bytes, n: int) -> None:
     assert _text(field(run.out, "file")) == path
     assert run.out.splitlines()[4:] == [  # `show:`, query, file, matches (D33)
         *(f"{k}:needle here" for k in range(1, n + 1)),
@@ -204,13 +204,13 @@ def _check_show(run: Run, path: bytes, n: int) -> None:
     ]
 
 
-def _check_line(run: Run, path: bytes, n: int) -> None:
+def _check_line(run: Result, path: bytes, n: int) -> None:
     assert _text(field(run.out, "file")) == path
     assert field(run.out, "last_line") == str(n + 1)
     assert "1:needle here" in run.out.splitlines()
 
 
-KINDS: dict[str, tuple[list[str], Callable[[Run, bytes, int], None]]] = {
+KINDS: dict[str, tuple[list[str], Callable[[Result, bytes, int], None]]] = {
     "scout": (["scout"], _check_scout),
     "sample": (["sample"], _check_sample),
     "show": (["show"], _check_show),

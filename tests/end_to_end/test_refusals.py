@@ -13,9 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.reliability.helpers import (
+from tests.end_to_end.helpers import (
     Arg,
-    Run,
     asrch,
     asrch_many,
     check_invariants,
@@ -23,6 +22,7 @@ from tests.reliability.helpers import (
     notes,
     table,
 )
+from tests.support.cli import Result
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def _every_command(term: Arg, *, mode: tuple[str, ...] = ()) -> list[list[Arg]]:
     return commands
 
 
-def _refused(run: Run, reason: str) -> None:
+def _refused(run: Result, reason: str) -> None:
     check_invariants(run, frozenset({2}))
     assert run.err.endswith(f": {reason}\n"), str(run)
 
@@ -118,7 +118,7 @@ def _path_commands(path: Arg) -> list[list[Arg]]:
     ]
 
 
-def _cannot_read(runs: list[Run], shown: str, code: int) -> None:
+def _cannot_read(runs: list[Result], shown: str, code: int) -> None:
     for run in runs:
         check_invariants(run, frozenset({2}))
         assert run.err == f"error: cannot read {shown}: {os.strerror(code)}\n", str(run)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.exclusions import EXCLUDED_FILES
-from tests.reliability.helpers import asrch, check_invariants, field, notes, table
-from tests.reliability.test_tree import _unprivileged
+from tests.end_to_end.helpers import asrch, check_invariants, field, notes, table
+from tests.end_to_end.test_tree import _unprivileged
 
 
 def test_user_git_configuration_does_not_change_counts(tmp_path: Path) -> None:

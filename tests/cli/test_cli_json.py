@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.contract.schemas import one_answer
-from tests.reliability.helpers import asrch
+from tests.end_to_end.helpers import asrch
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.helpers import (
+from tests.end_to_end.helpers import (
     LINE_CAP,
-    Run,
     asrch,
     asrch_many,
     check_invariants,
     field,
     notes,
 )
+from tests.support.cli import Result
 
 HUGE = 10_000_000
 JP = "日本語テキスト"
@@ -64,7 +64,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _body(run: Run, fields: int) -> list[str]:
+def _body(run: Result, fields: int) -> list[str]:
     """The snippet lines after a `show:` block of `fields` fields, without the answer's
     `next:` line. The defaults (`mode`, `case`, `context`) are not echoed (D33)."""
     lines = run.out.splitlines()

@@ -16,7 +16,7 @@ from tests.support.cli import run_asrch
 SIGNALS = (
     signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGALRM,
 )  # fmt: skip
-CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
 COMMANDS: list[list[bytes]] = [
     [b"scout", b"connect", b"."],

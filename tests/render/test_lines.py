@@ -1,4 +1,5 @@
 import re
+import tracemalloc
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -121,3 +122,18 @@ def test_the_cut_form_around_a_match() -> None:
     out = fit_line("1:", near_end, (at, at + 6))
     assert out.endswith("needle") and len(out.encode()) in (799, 800)
     assert fit_line("1:", raw, (3, 8)).startswith("1:start filler")
+
+
+def test_a_long_line_is_cut_without_a_copy_of_it() -> None:
+    # `show --line` on a minified file holds its 300 MB line once (issue 23): cutting it
+    # to 800 bytes must not copy it (slicing its LF off did, doubling the peak).
+    line = b"x" * 20_000_000 + b"needle" + b"y" * 1000 + b"\r\n"
+    tracemalloc.start()
+    try:
+        shown = fit_line("2:", line, (20_000_000, 20_000_006))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+    assert LEFT.match(shown[2:]) and "needle" in shown
+    assert shown == fit_line("2:", line[:-2], (20_000_000, 20_000_006))

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
-from tests.reliability.helpers import asrch, asrch_many, check_invariants, field, table
+from tests.end_to_end.helpers import asrch, asrch_many, check_invariants, field, table
 
 CAP = 50_000
 

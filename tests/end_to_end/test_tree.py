@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reliability.helpers import (
+from tests.end_to_end.helpers import (
     LINE_CAP,
     asrch,
     asrch_many,

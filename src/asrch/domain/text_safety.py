@@ -1,0 +1,206 @@
+r"""Which characters could break an output, and how each output shows them (issue 21).
+
+Text reaches asrch as `str` decoded with `surrogateescape` (names through os.fsdecode,
+file lines from their bytes), so a byte that is not UTF-8 is one code point
+U+DC80-U+DCFF. `kind` sorts a character into one class; the functions below say how
+each output shows each class, and each rule is written once, here.
+
+| class (`Kind`) | code points         | D2 value  | line text | step   | JSON string | rg's words |
+| -------------- | ------------------- | --------- | --------- | ------ | ----------- | ---------- |
+| TAB            | U+0009              | `\t`      | kept      | none   | `\t`        | `\u0009`   |
+| LINE_END       | U+000A, U+000D      | `\n` `\r` | `␊` `␍`   | none   | `\n` `\r`   | `\u000a`   |
+| CONTROL        | other C0, DEL       | `\u001b`  | `␛` `␡`   | none   | `\u001b`    | `\u001b`   |
+| C1             | U+0080-U+009F       | `\u0085`  | `\u0085`  | none   | `\u0085`    | `\u0085`   |
+| SEPARATOR      | U+2028, U+2029      | `\u2028`  | `\u2028`  | none   | `\u2028`    | `\u2028`   |
+| BYTE           | U+DC80-U+DCFF: NN   | `\xNN`    | `\xNN`    | none   | `\xNN`      | (never)    |
+| SURROGATE      | other U+D800-U+DFFF | `\ud800`  | `\ud800`  | none   | refused     | (never)    |
+| QUOTE          | `"`                 | `\"`      | kept      | quoted | `\"`        | kept       |
+| BACKSLASH      | `\`                 | `\\`      | kept      | quoted | `\\` (1)    | kept       |
+| (none)         | the rest            | kept (2)  | kept      | quoted | kept        | kept (3)   |
+
+The columns: a D2 value (`quote`): a path, a term, a value in an error line, on stdout
+and stderr alike; line text (`visible`): snippet and scope lines, a cluster header's
+path; step (`pastes`): a word of the `next:` command, shell-quoted (`none`: the answer
+has no step); JSON string (`json_text`, `json_path`, `JSON_ESCAPES`): the `--format
+json` answer and a tool's structured content; rg's words (`rg_text`): rg's reason for
+refusing a search, in an error line. (1) a path's own `\` is doubled before JSON
+doubles it again: `\\\\`. (2) bare only when made of ASCII letters, digits and
+`_ - . / =`, else the whole value is quoted. (3) unless `str.isprintable` says no:
+format characters such as U+202E and spaces other than U+0020 become `\uXXXX`.
+
+Why they differ:
+- A D2 value round-trips: every escape decodes to exactly one code point or byte.
+- Line text is read, not decoded: a tab stays (code is full of them), a control is
+  one visible column, a quote or a backslash is itself. The line's ending is stripped
+  before (`render/lines.py`).
+- A step is pasted into a shell as one line; a word that cannot be is no step at all.
+- The JSON encoder escapes `"`, `\` and C0 itself; `JSON_ESCAPES` adds DEL, C1 and the
+  separators, so no reader splits the answer and no terminal acts on it. A byte that is
+  not UTF-8 cannot be in a JSON string: `\xNN`, as the text shows it. No other
+  surrogate arrives (os.fsdecode makes only U+DC80-U+DCFF; the MCP wire refuses a
+  request holding one); the models refuse one too (both by `has_surrogate`).
+- rg's words are not asrch's values; rg's stderr is decoded with U+FFFD, so no byte or
+  surrogate is among them.
+- Then every printed line, whatever made it, is cut to 800 bytes (`render/lines.py`,
+  D8), and a surrogate nothing above handled would be written `\udcNN`
+  (`backslashreplace`) rather than fail: the output is always UTF-8.
+"""
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from enum import Enum
+
+
+class Kind(Enum):
+    TAB = "tab"
+    LINE_END = "line end"
+    CONTROL = "control"
+    C1 = "C1 control"
+    SEPARATOR = "line separator"
+    BYTE = "byte that is not UTF-8"
+    SURROGATE = "surrogate"
+    QUOTE = "double quote"
+    BACKSLASH = "backslash"
+
+
+_SPANS: tuple[tuple[int, int, Kind], ...] = (
+    (0x00, 0x09, Kind.CONTROL),
+    (0x09, 0x0A, Kind.TAB),
+    (0x0A, 0x0B, Kind.LINE_END),
+    (0x0B, 0x0D, Kind.CONTROL),
+    (0x0D, 0x0E, Kind.LINE_END),
+    (0x0E, 0x20, Kind.CONTROL),
+    (0x22, 0x23, Kind.QUOTE),
+    (0x5C, 0x5D, Kind.BACKSLASH),
+    (0x7F, 0x80, Kind.CONTROL),
+    (0x80, 0xA0, Kind.C1),
+    (0x2028, 0x202A, Kind.SEPARATOR),
+    (0xD800, 0xDC80, Kind.SURROGATE),
+    # os.fsdecode's stand-ins for the bytes 0x80-0xFF (a byte below 0x80 is UTF-8).
+    (0xDC80, 0xDD00, Kind.BYTE),
+    (0xDD00, 0xE000, Kind.SURROGATE),
+)
+"""Every classed code point, as `[start, stop)` spans in order: the classes' one
+definition, which `kind` looks a character up in."""
+
+_STARTS = [start for start, _, _ in _SPANS]
+
+_PRINTABLE = (Kind.QUOTE, Kind.BACKSLASH)
+"""The only classes `str.isprintable` passes (the tests hold it to that): a printable
+string holds no other, so the outputs below ask it first, in C, and look a character up
+only in a string that is not."""
+
+
+def kind(char: str) -> Kind | None:
+    """The class of one character; None: shown as itself by every output."""
+    code = ord(char)
+    index = bisect_right(_STARTS, code) - 1
+    if index < 0:
+        return None
+    _, stop, found = _SPANS[index]
+    return found if code < stop else None
+
+
+def _codes(*kinds: Kind) -> Iterable[int]:
+    return (code for start, stop, k in _SPANS if k in kinds for code in range(start, stop))
+
+
+def _code_escape(char: str) -> str:
+    return f"\\u{ord(char):04x}"
+
+
+def _byte_escape(char: str) -> str:
+    return f"\\x{ord(char) - 0xDC00:02x}"
+
+
+# D2 values.
+
+_BARE = re.compile(r"[A-Za-z0-9_\-./=]+")
+_NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _in_quotes(char: str) -> str:
+    found = kind(char)
+    if found is None:
+        return char
+    if found is Kind.BYTE:
+        return _byte_escape(char)
+    return _NAMED.get(char) or _code_escape(char)
+
+
+def quote(value: str) -> str:
+    """The D2 form of one value: bare, or double-quoted with the escapes above."""
+    if _BARE.fullmatch(value):
+        return value
+    return '"' + "".join(map(_in_quotes, value)) + '"'
+
+
+# Line text.
+
+
+def visible(char: str) -> str:
+    """How one character of a line prints."""
+    if char.isprintable():
+        return char
+    found = kind(char)
+    if found is None or found is Kind.TAB:
+        return char
+    if found is Kind.BYTE:
+        return _byte_escape(char)
+    if found is Kind.CONTROL or found is Kind.LINE_END:
+        # Unicode Control Pictures: visible, one column, never a real control.
+        code = ord(char)
+        return chr(0x2400 + code) if code < 0x20 else "\u2421"
+    return _code_escape(char)
+
+
+def visible_line(text: str) -> str:
+    """A line's text as it prints: each character `visible`."""
+    return text if text.isprintable() else "".join(map(visible, text))
+
+
+# `next:` steps.
+
+
+def pastes(word: str) -> bool:
+    """Whether a word of a command can be pasted into a shell as part of one line."""
+    return word.isprintable() or all(kind(c) in (None, *_PRINTABLE) for c in word)
+
+
+# JSON strings.
+
+JSON_ESCAPES = {
+    code: f"\\u{code:04x}"
+    for code in _codes(Kind.CONTROL, Kind.C1, Kind.SEPARATOR)
+    if code >= 0x20  # below: the encoder's own (`\n`, `\u001b`)
+}
+"""What a JSON encoder leaves raw but asrch escapes (a `str.translate` table)."""
+
+
+def json_text(value: str) -> str:
+    """A term or a path as a JSON string holds it: each BYTE written `\\xNN`."""
+    if value.isascii():
+        return value
+    return "".join(_byte_escape(c) if kind(c) is Kind.BYTE else c for c in value)
+
+
+def json_path(path: str) -> str:
+    """A path as a JSON string holds it, one spelling per name: `json_text`, with each
+    `\\` of the name written `\\\\` first, so a name holding the four characters `\\xe9`
+    and a name holding the byte E9 never print alike (issue 20, item 8), as in the text's
+    quoted form; docs/json.md says how to read a path back."""
+    return json_text(path.replace("\\", "\\\\")) if "\\" in path else json_text(path)
+
+
+def has_surrogate(value: str) -> bool:
+    """Whether a string holds a BYTE or a SURROGATE: no JSON string can."""
+    return not value.isascii() and any(kind(c) in (Kind.BYTE, Kind.SURROGATE) for c in value)
+
+
+# rg's words.
+
+
+def rg_text(text: str) -> str:
+    """rg's words as an error line quotes them."""
+    return "".join(c if c.isprintable() else _code_escape(c) for c in text)

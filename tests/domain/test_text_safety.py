@@ -1,0 +1,143 @@
+"""domain/text_safety.py: the character classes and each output's form of them."""
+
+import json
+from typing import NamedTuple
+
+import pytest
+
+from asrch.domain.text_safety import (
+    JSON_ESCAPES,
+    Kind,
+    has_surrogate,
+    json_path,
+    json_text,
+    kind,
+    pastes,
+    quote,
+    rg_text,
+    visible,
+    visible_line,
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "written"),
+    [
+        ("src/net/a.py", "src/net/a.py"),
+        ("a=b-c_d.e", "a=b-c_d.e"),
+        ("", '""'),
+        ("a b,c.py", '"a b,c.py"'),
+        ('say "hi"', '"say \\"hi\\""'),
+        ("back\\slash", '"back\\\\slash"'),
+        ("line\nbreak\ttab\rcr", '"line\\nbreak\\ttab\\rcr"'),
+        ("esc\x1b", '"esc\\u001b"'),
+        ("接続", '"接続"'),
+        ("at least 50000", '"at least 50000"'),
+        (">=50000", '">=50000"'),
+        ("bad\udcffbyte", '"bad\\xffbyte"'),
+    ],
+)
+def test_quote(raw: str, written: str) -> None:
+    assert quote(raw) == written
+
+
+class Row(NamedTuple):
+    """One character and how each output shows it (None: never met there)."""
+
+    char: str
+    kind: Kind | None
+    in_value: str
+    """Inside a D2 value's quotes."""
+    in_line: str
+    pastes: bool
+    in_json: str | None
+    """The JSON string as `render_json` writes it; None: refused (`has_surrogate`)."""
+    in_rg: str | None
+
+
+# One character of each class (and a few of none): the module's table, as values.
+TABLE = [
+    Row("\t", Kind.TAB, "\\t", "\t", False, '"\\t"', "\\u0009"),
+    Row("\n", Kind.LINE_END, "\\n", "\u240a", False, '"\\n"', "\\u000a"),
+    Row("\r", Kind.LINE_END, "\\r", "\u240d", False, '"\\r"', "\\u000d"),
+    Row("\x1b", Kind.CONTROL, "\\u001b", "\u241b", False, '"\\u001b"', "\\u001b"),
+    Row("\x00", Kind.CONTROL, "\\u0000", "\u2400", False, '"\\u0000"', "\\u0000"),
+    Row("\x7f", Kind.CONTROL, "\\u007f", "\u2421", False, '"\\u007f"', "\\u007f"),
+    Row("\x85", Kind.C1, "\\u0085", "\\u0085", False, '"\\u0085"', "\\u0085"),
+    Row("\x9f", Kind.C1, "\\u009f", "\\u009f", False, '"\\u009f"', "\\u009f"),
+    Row("\u2028", Kind.SEPARATOR, "\\u2028", "\\u2028", False, '"\\u2028"', "\\u2028"),
+    Row("\u2029", Kind.SEPARATOR, "\\u2029", "\\u2029", False, '"\\u2029"', "\\u2029"),
+    Row("\udce9", Kind.BYTE, "\\xe9", "\\xe9", False, '"\\\\xe9"', None),
+    Row("\ud800", Kind.SURROGATE, "\\ud800", "\\ud800", False, None, None),
+    Row('"', Kind.QUOTE, '\\"', '"', True, '"\\""', '"'),
+    Row("\\", Kind.BACKSLASH, "\\\\", "\\", True, '"\\\\"', "\\"),
+    Row("é", None, "é", "é", True, '"é"', "é"),
+    Row("接", None, "接", "接", True, '"接"', "接"),
+    Row(" ", None, " ", " ", True, '" "', " "),
+    Row("\u202e", None, "\u202e", "\u202e", True, '"\u202e"', "\\u202e"),
+    Row("\xa0", None, "\xa0", "\xa0", True, '"\xa0"', "\\u00a0"),
+]
+
+
+@pytest.mark.parametrize("row", TABLE, ids=[f"U+{ord(row.char):04X}" for row in TABLE])
+def test_each_output_shows_each_class_as_the_table_says(row: Row) -> None:
+    char = row.char
+    assert kind(char) is row.kind
+    assert quote(f"a{char}b") == f'"a{row.in_value}b"'
+    assert visible(char) == row.in_line
+    assert visible_line(f"a{char}b") == f"a{row.in_line}b"
+    assert pastes(f"a{char}b") is row.pastes
+    if row.in_json is None:
+        assert has_surrogate(json_text(f"é{char}"))
+    else:
+        written = json.dumps(json_text(char), ensure_ascii=False).translate(JSON_ESCAPES)
+        assert written == row.in_json
+        assert not has_surrogate(json_text(f"é{char}"))
+    if row.in_rg is not None:
+        assert rg_text(f"x{char}y") == f"x{row.in_rg}y"
+
+
+def test_a_path_doubles_its_own_backslash_before_a_byte_is_written() -> None:
+    assert json_text("lat\\xe9") == "lat\\xe9"
+    assert json_path("lat\\xe9") == "lat\\\\xe9"
+    assert json_path("lat\udce9") == "lat\\xe9"
+    assert json_path("plain/a.py") == "plain/a.py"
+
+
+def _classed() -> list[int]:
+    return [code for code in range(0xE000) if kind(chr(code)) is not None]
+
+
+def test_the_classes_cover_what_the_table_names_and_nothing_else() -> None:
+    classed = _classed()
+    expected = {
+        *range(0x20),
+        0x22,
+        0x5C,
+        *range(0x7F, 0xA0),
+        0x2028,
+        0x2029,
+        *range(0xD800, 0xE000),
+    }
+    assert set(classed) == expected
+    assert all(kind(chr(code)) is None for code in range(0xE000, 0x110000, 97))
+    assert [c for c in range(0xDC80, 0xDD00)] == [c for c in classed if kind(chr(c)) is Kind.BYTE]
+
+
+def test_a_printable_string_holds_no_class_but_quote_and_backslash() -> None:
+    """What every fast path (`str.isprintable` first) rests on."""
+    printable = {kind(chr(code)) for code in _classed() if chr(code).isprintable()}
+    assert printable == {Kind.QUOTE, Kind.BACKSLASH}
+
+
+def test_a_line_shows_each_character_as_one_character_would() -> None:
+    line = '\tdef f(x):  # \x1b[31m "é" \\ \x85\u2028\udce9 接\r'
+    assert visible_line(line) == "".join(visible(c) for c in line)
+    assert visible_line('plain ascii, quotes " and \\') == 'plain ascii, quotes " and \\'
+
+
+def test_json_escapes_are_what_the_encoder_leaves_raw() -> None:
+    assert set(JSON_ESCAPES) == {0x7F, *range(0x80, 0xA0), 0x2028, 0x2029}
+    for code in range(0x20):
+        assert code not in JSON_ESCAPES
+        assert json.dumps(chr(code), ensure_ascii=False) != f'"{chr(code)}"'
