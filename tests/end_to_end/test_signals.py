@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.jsonrpc import INITIALIZED, initialize
+from tests.support.processes import alive
 
 ASRCH = [sys.executable, "-m", "asrch"]
 
@@ -41,18 +42,9 @@ def _recorded(pids: Path, at_least: int = 1, timeout: float = 20) -> list[int]:
     raise AssertionError("the rg stand-in never started")
 
 
-def _alive(pid: int) -> bool:
-    """Running (a zombie is dead: its parent may be gone and init slow to reap it)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
 def _all_gone(pids: list[int], timeout: float = 5) -> bool:
     deadline = time.monotonic() + timeout
-    while any(_alive(pid) for pid in pids):
+    while any(alive(pid) for pid in pids):
         if time.monotonic() > deadline:
             return False
         time.sleep(0.02)

@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.support.processes import alive
+
 ASRCH = [sys.executable, "-m", "asrch"]
 
 
@@ -123,19 +125,10 @@ def test_a_judge_fed_by_asrch_ends_when_asrch_is_killed() -> None:
     )
     assert parent.stdout is not None
     judge = int(parent.stdout.readline())
-    assert _running(judge)
+    assert alive(judge)
     parent.kill()
     parent.wait(timeout=20)
     deadline = time.monotonic() + 10
-    while _running(judge) and time.monotonic() < deadline:
+    while alive(judge) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert not _running(judge), "the judge reads on after asrch was killed"
-
-
-def _running(pid: int) -> bool:
-    """Alive and not a zombie (its parent gone, init reaps it when it can)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    assert not alive(judge), "the judge reads on after asrch was killed"
