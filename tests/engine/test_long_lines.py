@@ -1,8 +1,10 @@
 """A match past byte 800 of a long line stays in view (D8), from rg's own offsets,
 in `sample`, `show` and `show --line`, in every mode."""
 
+import subprocess
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -11,7 +13,9 @@ from asrch.commands.show import run_show
 from asrch.domain.limits import LINE_CAP
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions
-from asrch.engine.json_events import split_lines
+from asrch.engine import json_events
+from asrch.engine.binary import resolve_rg
+from asrch.engine.json_events import event_records, parse_events, split_lines
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -74,3 +78,41 @@ def test_json_records_are_split_the_same_whatever_the_chunks(
     if expected and expected[-1] == b"":
         expected.pop()
     assert list(split_lines(chunks)) == expected
+
+
+@pytest.fixture(scope="module")
+def long_line_json(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """rg's own JSON for lines with many submatches: long ones, a context line between,
+    a non-UTF-8 one (base64), and a short last one."""
+    file = tmp_path_factory.mktemp("long") / "long.txt"
+    file.write_bytes(
+        b"a beacon " * 300
+        + b"\nquiet line\n"
+        + b"\xff beacon " * 200
+        + b"\n"
+        + b'"beacon\\" ' * 150
+        + b"\nlast beacon\n"
+    )
+    done = subprocess.run(
+        [resolve_rg(), "--json", "-C1", "--regexp=beacon", "--", str(file)],
+        capture_output=True,
+        check=True,
+    )
+    return done.stdout
+
+
+@given(cuts=st.lists(st.integers(1, 700), min_size=1, max_size=12))
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_long_records_read_as_whole_ones(long_line_json: bytes, cuts: list[int]) -> None:
+    """Cut after its first submatch (at any chunking, looked into from 64 bytes on), a
+    record yields the event the whole record does: same line, same first match."""
+    chunks, pos, i = [], 0, 0
+    while pos < len(long_line_json):
+        chunks.append(long_line_json[pos : pos + cuts[i % len(cuts)]])
+        pos += cuts[i % len(cuts)]
+        i += 1
+    expected = list(parse_events(split_lines([long_line_json])))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(json_events, "LONG_RECORD", 64)
+        assert list(parse_events(event_records(chunks))) == expected
+    assert [event.line_number for event in expected] == [1, 2, 3, 4, 5]

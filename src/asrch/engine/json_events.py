@@ -46,6 +46,73 @@ def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
+LONG_RECORD = 1 << 20
+"""A record this long is looked into as it arrives (a match in a line of megabytes)."""
+
+# Neither key can occur inside a JSON string (its quotes would be escaped), so the
+# first of each is the record's own field.
+_SUBMATCHES = b'"submatches":['
+_FIRST_SUBMATCH_END = re.compile(rb'"end":[0-9]+\}')
+
+
+def _first_submatch_only(record: bytes, since: int) -> bytes | None:
+    """`record` (a match record in arrival, from byte `since` not yet looked at) cut
+    after its first submatch and closed, or None while that has not arrived."""
+    at = record.find(_SUBMATCHES, max(0, since - len(_SUBMATCHES)))
+    if at < 0:
+        return None
+    first = _FIRST_SUBMATCH_END.search(record, at)
+    return None if first is None else record[: first.end()] + b"]}}"
+
+
+def event_records(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """`split_lines` for `parse_events`, which reads a match's first submatch only.
+
+    A match in a line of 200 MB is a record of twice that (rg lists every submatch,
+    millions of them): once a long record's first submatch has arrived, the record is
+    cut there and the rest of it is skipped unread. Memory is then the line, not the
+    record, and no time goes to decoding submatches nobody reads.
+    """
+    pending: list[bytes] = []
+    size = 0
+    looked = 0
+    """How much of the pending record was looked into (at sizes doubling from
+    LONG_RECORD, so joining it costs twice its size at most)."""
+    skipping = False
+    for arrived in chunks:
+        chunk = arrived
+        if skipping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                continue
+            skipping = False
+            chunk = chunk[end + 1 :]
+            if not chunk:
+                continue
+        if b"\n" not in chunk:
+            pending.append(chunk)
+            size += len(chunk)
+            if size >= max(LONG_RECORD, 2 * looked):
+                record = b"".join(pending)
+                short = _first_submatch_only(record, looked)
+                if short is None:
+                    pending, looked = [record], size
+                    continue
+                yield short
+                pending, size, looked, skipping = [], 0, 0, True
+            continue
+        first, *complete, last = chunk.split(b"\n")
+        if pending:
+            pending.append(first)
+            first = b"".join(pending)
+        yield first
+        yield from complete
+        pending = [last] if last else []
+        size, looked = len(last), 0
+    if pending:
+        yield b"".join(pending)
+
+
 def _data(field: dict[str, Any]) -> bytes:
     # rg writes valid UTF-8 as {"text": …} and anything else as {"bytes": base64}.
     if "text" in field:
