@@ -145,6 +145,8 @@ _GLOB_TOKENS = st.sampled_from(
 )
 # Found by hypothesis: the searched path itself is no directory an exclude can drop.
 @example(target="/abs/src", below="a", drawn=[(True, "*/")], types=[])
+# And the root outside the working directory is one empty component: `/*` is anchored.
+@example(target="/", below="a", drawn=[(False, "/*")], types=[])
 def test_the_walks_fast_keeper_agrees_with_keeps(
     target: str, below: str, drawn: list[tuple[bool, str]], types: list[str]
 ) -> None:

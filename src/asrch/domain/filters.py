@@ -192,7 +192,8 @@ class Filters(NamedTuple):
         ends in one, the names below it), fast enough for every file of a tree: each
         kind of glob is one regex, the path is normalized once, and each directory's
         verdict is kept for the files that share it."""
-        base = "/".join(self.parts(target))
+        rooted = self.parts(target)
+        base = "/".join(rooted)
         cut = len(target)
         types, includes = _either(self.type_globs), _either(self.includes)
         files_out = _either(self.excludes, files=True)
@@ -215,7 +216,8 @@ class Filters(NamedTuple):
             if not path.startswith(target):
                 return self.keeps(path, below=len(self.parts(target)))
             rest = path[cut:].lstrip("/")
-            full = f"{base}/{rest}" if base else rest
+            # `/` outside the working directory is one empty component: `/a`, not `a`.
+            full = f"{base}/{rest}" if rooted else rest
             if types and not types.fullmatch(full):
                 return False
             if includes and not includes.fullmatch(full):
