@@ -107,9 +107,26 @@ def test_a_line_inside_an_error_gets_none(tmp_path: Path) -> None:
     assert _headers("e.py", 6, tmp_path) == [5]
 
 
-def test_an_unclosed_body_gets_none(tmp_path: Path) -> None:
+def test_an_unclosed_body_encloses_only_the_lines_before_its_first_error(
+    tmp_path: Path,
+) -> None:
+    # Where the body ends is a guess, where it starts is not (a macro may hide its `}`).
     (tmp_path / "u.c").write_text("int f(void)\n{\n  int x = 1;\n  return x;\n")
-    assert _headers("u.c", 3, tmp_path) is None
+    assert _headers("u.c", 3, tmp_path) == [1]
+    (tmp_path / "v.c").write_text("int f(void)\n{\n  int x = 1;\n  ) x;\n  return x;\n")
+    assert _headers("v.c", 3, tmp_path) == [1]
+    assert _headers("v.c", 5, tmp_path) is None
+
+
+def test_the_semicolon_invented_after_a_loop_macro_is_no_error(tmp_path: Path) -> None:
+    # `each(i, n) {` reads as a call missing its `;`, then a block: no brace moved.
+    (tmp_path / "l.c").write_text(
+        "int f(int n)\n{\n  n++;\n  each(i, n) {\n    use(i);\n  }\n  return n;\n}\n"
+    )
+    assert _headers("l.c", 7, tmp_path) == [1]
+    # Any other invented `;` still counts: it may be a header read as a statement.
+    (tmp_path / "d.c").write_text("int f(int n)\n{\n  n++;\n  n = n\n  return n;\n}\n")
+    assert _headers("d.c", 5, tmp_path) is None
 
 
 def test_an_error_before_the_line_in_its_definition_gets_none(tmp_path: Path) -> None:

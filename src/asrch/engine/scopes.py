@@ -271,6 +271,39 @@ def _last_leaf_missing(node: Node) -> bool:
     return bool(node.is_missing)
 
 
+def _moves_no_brace(node: Node) -> bool:
+    """The `;` tree-sitter invents after a call that opens a block: C's loop macros
+    (`jv_array_foreach(a, i, x) {`). Which brace closes which is untouched by it."""
+    statement = node.parent
+    return (
+        node.type == ";"
+        and statement is not None
+        and statement.type == "expression_statement"
+        and statement.named_child_count == 1
+        and statement.named_children[0].type == "call_expression"
+        and statement.next_sibling is not None
+        and statement.next_sibling.type == "compound_statement"
+    )
+
+
+def _first_error(node: Node) -> int | None:
+    """Where the first error in `node` that may move a brace begins (None: it has none):
+    an error node, or a token tree-sitter had to invent."""
+    if node.is_error or node.is_missing:
+        return None if node.is_missing and _moves_no_brace(node) else int(node.start_byte)
+    if not node.has_error:
+        return None
+    for child in node.children:
+        at = _first_error(child)
+        if at is not None:
+            return at
+    return None
+
+
+def _erred(node: Node) -> bool:
+    return _first_error(node) is not None
+
+
 class _Walk(NamedTuple):
     definitions: list[Node]
     uncertain: bool
@@ -294,7 +327,7 @@ def _walk(root: Node, target: int, grammar: Grammar) -> _Walk:
             if candidate.start_byte > target:
                 break
             # Before the first definition an error is elsewhere: in another definition.
-            error_before = error_before or (bool(definitions) and candidate.has_error)
+            error_before = error_before or (bool(definitions) and _erred(candidate))
         if child is None:
             break
         if child.is_missing or (child.is_error and not grammar.functions_are_outermost):
@@ -310,11 +343,14 @@ def _walk(root: Node, target: int, grammar: Grammar) -> _Walk:
             node = child
             continue
         if _is_definition(child, node, grammar, top=top):
+            # An error in the definition before the target may be a header that should
+            # enclose it, or where its body really ended (an unclosed body swallows what
+            # follows); one after it changes nothing before it.
+            first_error = _first_error(child)
             if (
                 error_before
-                or any(c.has_error for c in child.children if c.end_byte <= target)
-                or _last_leaf_missing(child)
-                or (_broken(node) and (child.has_error or child.type in grammar.top_level))
+                or (first_error is not None and first_error <= target)
+                or (_broken(node) and (first_error is not None or child.type in grammar.top_level))
             ):
                 return _Walk([], uncertain=True)
             definitions.append(child)
@@ -327,7 +363,7 @@ def _walk(root: Node, target: int, grammar: Grammar) -> _Walk:
 def _clean_function(node: Node) -> bool:
     """A C function that parsed without any error: a declarator with a parameter list (not
     a macro's `FOREACH(x) {`), the body closed by a real brace."""
-    if node.type != "function_definition" or node.has_error or _last_leaf_missing(node):
+    if node.type != "function_definition" or _erred(node) or _last_leaf_missing(node):
         return False
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:
