@@ -174,7 +174,7 @@ COMMON: tuple[Argument, ...] = (
         "format",
         "choice",
         "text",
-        "text (default) or json: one JSON object",
+        "text (default) or json",
         None,
         metavar="F",
         choices=("text", "json"),
@@ -384,7 +384,7 @@ SAMPLE = Command(
         _number(
             "page",
             1,
-            "page to print, 1 or more (default 1); past the end: empty page",
+            "page, 1 or more (default 1); past the end: empty page",
             "Past the last page: an empty page.",
             low=1,
         ),
@@ -410,14 +410,14 @@ SHOW = Command(
     "show",
     f"up to {SHOW_MAX_MATCHES} matches in context, or --line N",
     f"Print FILE's matches with context; more than {SHOW_MAX_MATCHES}: refused, a note "
-    "(exit 3).\nWith --line N: the lines around N (matches marked `:`), never refused.",
+    "(exit 3).\nWith --line N: the lines around N, never refused.",
     (
         QUERY,
         FILE,
         _number(
             "line",
             None,
-            "the window around line N, 1 to the file's last line",
+            "the window around line N, 1 to the last line",
             "Only the lines around this line.",
             low=1,
             allowed="1 to the file's last line",
