@@ -15,7 +15,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions
 from asrch.engine import json_events
 from asrch.engine.binary import resolve_rg
-from asrch.engine.json_events import event_records, parse_events, split_lines
+from asrch.engine.json_events import parse_events, split_lines
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -114,5 +114,5 @@ def test_long_records_read_as_whole_ones(long_line_json: bytes, cuts: list[int])
     expected = list(parse_events(split_lines([long_line_json])))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(json_events, "LONG_RECORD", 64)
-        assert list(parse_events(event_records(chunks))) == expected
+        assert list(parse_events(split_lines(chunks, first_submatch_only=True))) == expected
     assert [event.line_number for event in expected] == [1, 2, 3, 4, 5]

@@ -19,9 +19,9 @@ from asrch.engine.counts import parse_count_records
 from asrch.engine.json_events import (
     _KEY,
     _LINE_NUMBER,
-    event_records,
     last_line_number,
     parse_events,
+    split_lines,
 )
 from asrch.engine.process import HERE, Launch, RgRun, run_to_end
 
@@ -57,7 +57,7 @@ def scan_file(
     kept = 0
     more = False
     with RgRun(json_argv(rg, query, file, context=context), launch) as run:
-        for event in parse_events(event_records(run.chunks())):
+        for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
             if event.is_match and kept >= keep:
                 more = True
                 run.stop()
@@ -87,7 +87,7 @@ def matching_lines(
     given = {operand(file): file for file in files}
     found: dict[str, list[SourceLine]] = {file: [] for file in files}
     with RgRun(json_argv(rg, query, files, max_count=keep), launch) as run:
-        for event in parse_events(event_records(run.chunks())):
+        for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
             lines = found.get(given.get(event.path, ""))
             if lines is None:
                 raise EngineError(

@@ -24,28 +24,6 @@ class LineEvent(NamedTuple):
     """Byte offsets of the first submatch in `text` (match events only)."""
 
 
-def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """JSON Lines: rg escapes newlines inside values, so LF ends every record.
-
-    Only each new chunk is split: a record of a 50 MB line spans hundreds of chunks,
-    and re-splitting the growing record at every chunk took seconds.
-    """
-    pending: list[bytes] = []
-    for chunk in chunks:
-        if b"\n" not in chunk:
-            pending.append(chunk)
-            continue
-        first, *complete, last = chunk.split(b"\n")
-        if pending:
-            pending.append(first)
-            first = b"".join(pending)
-        yield first
-        yield from complete
-        pending = [last] if last else []
-    if pending:
-        yield b"".join(pending)
-
-
 LONG_RECORD = 1 << 20
 """A record this long is looked into as it arrives (a match in a line of megabytes)."""
 
@@ -65,13 +43,17 @@ def _first_submatch_only(record: bytes, since: int) -> bytes | None:
     return None if first is None else record[: first.end()] + b"]}}"
 
 
-def event_records(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """`split_lines` for `parse_events`, which reads a match's first submatch only.
+def split_lines(chunks: Iterable[bytes], *, first_submatch_only: bool = False) -> Iterator[bytes]:
+    """JSON Lines: rg escapes newlines inside values, so LF ends every record.
 
-    A match in a line of 200 MB is a record of twice that (rg lists every submatch,
-    millions of them): once a long record's first submatch has arrived, the record is
-    cut there and the rest of it is skipped unread. Memory is then the line, not the
-    record, and no time goes to decoding submatches nobody reads.
+    Only each new chunk is split: a record of a 50 MB line spans hundreds of chunks,
+    and re-splitting the growing record at every chunk took seconds.
+
+    `first_submatch_only` (for `parse_events`, which reads no other): a match in a line
+    of 200 MB is a record of twice that (rg lists every submatch, millions of them), so
+    once a long record's first submatch has arrived the record is cut there and the rest
+    of it skipped unread. Memory is then the line, not the record, and no time goes to
+    decoding submatches nobody reads.
     """
     pending: list[bytes] = []
     size = 0
@@ -92,7 +74,7 @@ def event_records(chunks: Iterable[bytes]) -> Iterator[bytes]:
         if b"\n" not in chunk:
             pending.append(chunk)
             size += len(chunk)
-            if size >= max(LONG_RECORD, 2 * looked):
+            if first_submatch_only and size >= max(LONG_RECORD, 2 * looked):
                 record = b"".join(pending)
                 short = _first_submatch_only(record, looked)
                 if short is None:
