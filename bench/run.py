@@ -357,19 +357,32 @@ class Startup:
     json_over_ms: float
     budget_ms: float
     ok: bool
+    unlisted_ms: float = 0.0
+    """Text `scout` of a term with no match on the same tree: no D32 listing, so one rg
+    run like the floor's. `connect` (2 lines) is listed, with a second rg run (the lines)
+    and the scope parse (D31): answer work, not start-up."""
+    unlisted_over_ms: float = 0.0
 
 
 def measure_startup(work: Path, repeat: int) -> Startup:
     tiny = str(trees.tiny(work / "tiny-startup"))
     text = [*ASRCH, "scout", "connect", tiny]
     as_json = [*ASRCH, "scout", "--format", "json", "connect", tiny]
+    unlisted = [*ASRCH, "scout", "disconnected", tiny]
     rg = rg_count("connect", tiny)
-    runs: dict[str, list[float]] = {"text": [], "json": [], "rg": [], "floor": []}
+    runs: dict[str, list[float]] = {"text": [], "json": [], "rg": [], "floor": [], "unlisted": []}
     for _ in range(repeat):
-        for key, argv in (("text", text), ("rg", rg), ("floor", CYCLOPTS_FLOOR), ("json", as_json)):
+        for key, argv in (
+            ("text", text),
+            ("rg", rg),
+            ("floor", CYCLOPTS_FLOOR),
+            ("json", as_json),
+            ("unlisted", unlisted),
+        ):
             runs[key].append(timed(argv).seconds * 1e3)
     m = {key: statistics.median(times) for key, times in runs.items()}
     over = m["text"] - m["floor"] - m["rg"]
+    unlisted_over = m["unlisted"] - m["floor"] - m["rg"]
     return Startup(
         m["text"],
         m["json"],
@@ -378,7 +391,9 @@ def measure_startup(work: Path, repeat: int) -> Startup:
         over,
         m["json"] - m["floor"] - m["rg"],
         STARTUP_BUDGET_MS,
-        over <= STARTUP_BUDGET_MS,
+        unlisted_over <= STARTUP_BUDGET_MS,
+        m["unlisted"],
+        unlisted_over,
     )
 
 
@@ -387,9 +402,11 @@ def startup_table(s: Startup) -> str:
         [
             f"startup, scout on 2 files: text {s.text_ms:.1f} ms, json {s.json_ms:.1f} ms, "
             f"rg {s.rg_ms:.1f} ms, cyclopts floor {s.cyclopts_floor_ms:.1f} ms",
-            f"  text - (cyclopts floor + rg) = {s.text_over_ms:.1f} ms "
-            f"(budget <= {s.budget_ms:.0f} ms: {'yes' if s.ok else 'NO'}); "
-            f"json - (cyclopts floor + rg) = {s.json_over_ms:.1f} ms",
+            f"  start-up: text, no match (nothing listed) - (cyclopts floor + rg) = "
+            f"{s.unlisted_over_ms:.1f} ms (budget <= {s.budget_ms:.0f} ms: "
+            f"{'yes' if s.ok else 'NO'})",
+            f"  text, 2 lines listed (D32: a second rg, the scope parse) - (floor + rg) = "
+            f"{s.text_over_ms:.1f} ms; json - (floor + rg) = {s.json_over_ms:.1f} ms",
             f"  json - text = {s.json_ms - s.text_ms:.1f} ms (goal <= {JSON_OVER_TEXT_MS:.0f} ms: "
             f"{'yes' if s.json_ms - s.text_ms <= JSON_OVER_TEXT_MS else 'NO'})",
         ]
@@ -447,6 +464,8 @@ def table(rows: list[Row]) -> str:
             f"{'yes' if r.ok else 'NO ':3} {r.bare_ratio:6.2f} {r.asrch_rss_mb:6.1f}"
         )
     lines.append("times: medians in ms; ratio: against floor; ratio*: against the bare floor")
+    if not rows:
+        return "\n".join([*lines, "no scenario chosen (--only)"])
     peak = max(r.asrch_rss_mb for r in rows)
     lines.append(
         f"peak RSS of any asrch process: {peak:.1f} MB (target <= 120 MB: "
@@ -471,6 +490,8 @@ def large_table(rows: list[Row]) -> str:
         "times: medians in ms; ratio: (asrch - floor) / base; raw: asrch / base; "
         "RSS: asrch + its rg children at peak; rg MB: the baseline's"
     )
+    if not rows:
+        return "\n".join([*lines, "no scenario chosen (--only)"])
     peak = max(r.asrch_rss_mb for r in rows)
     lines.append(
         f"peak RSS of asrch with its rg children: {peak:.1f} MB (target <= 120 MB: "
