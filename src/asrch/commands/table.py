@@ -408,7 +408,7 @@ SAMPLE = Command(
 
 SHOW = Command(
     "show",
-    f"up to {SHOW_MAX_MATCHES} matches in context, or --line N",
+    f"up to {SHOW_MAX_MATCHES} matches, or --line N; --context 0-{SHOW_CONTEXT_MAX}",
     f"Print FILE's matches with context; more than {SHOW_MAX_MATCHES}: refused, a note "
     "(exit 3).\nWith --line N: the lines around N, never refused.",
     (
