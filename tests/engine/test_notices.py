@@ -74,7 +74,7 @@ def test_the_zero_note_under_a_directory_names_binary_files(tree: Path) -> None:
     assert report.matches == 0
     (note,) = (n for n in report.notices if isinstance(n, NoMatchNotice))
     assert note.directory
-    assert "binary files (with a NUL byte)" in notice_text(note)
+    assert "not searched: ignored and binary files" in notice_text(note)
     named = run_scout(SEARCHER, "needle", str(tree / "data.bin"), SearchOptions())
     assert named.matches == 1
 

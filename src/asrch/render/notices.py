@@ -145,11 +145,10 @@ def notice_text(notice: Notice) -> str:
         case NoMatchNotice(directory=True):
             among = " in the files --type / --glob keep" if notice.filtered else ""
             return (
-                f"no matches{among}; a directory search leaves out ignored files, hidden files "
-                "that no ignore file re-includes, binary files (with a NUL byte) and the default "
-                "exclusions ("
+                f"no matches{among}; not searched: ignored and binary files, hidden ones no "
+                "ignore file re-includes, "
                 + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
-                + "); name one of them as the path to search it"
+                + "; name one as the path to search it"
             )
         case NoMatchNotice():
             return (
