@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.imports import imported_modules
+
 BOUNDARY = ("pydantic", "pydantic_core", "annotated_types", "typing_inspection", "jsonschema")
 
 
@@ -14,20 +16,7 @@ def _imported(tmp_path: Path, *args: str) -> set[str]:
     """Every module the command imports, as `python -X importtime` lists them."""
     (tmp_path / "a.py").write_text("def connect():\n    return 1\n")
     (tmp_path / "b.py").write_text("connect()\n")
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "asrch", *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return {
-        line.rsplit("|", 1)[1].strip()
-        for line in done.stderr.splitlines()
-        if line.startswith("import time:") and "cumulative" not in line
-    }
+    return imported_modules(tmp_path, *args)
 
 
 COMMANDS = [

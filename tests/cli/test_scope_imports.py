@@ -4,11 +4,11 @@ The count-only answers (scout, survey, a refused show) and a show or sample that
 nothing, or prints only lines of a file without a grammar, keep today's start-up.
 """
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.imports import imported_modules
 
 
 def _parser_modules(modules: set[str]) -> list[str]:
@@ -21,20 +21,7 @@ def _imported(tmp_path: Path, *args: str) -> set[str]:
     (tmp_path / "b.py").write_text("connect()\n")
     (tmp_path / "notes.txt").write_text("def connect():\n    return 1\n")
     (tmp_path / "many.py").write_text("connect()\n" * 30)
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "asrch", *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode in (0, 1, 3), done.stderr[-2000:]
-    return {
-        line.rsplit("|", 1)[1].strip()
-        for line in done.stderr.splitlines()
-        if line.startswith("import time:") and "cumulative" not in line
-    }
+    return imported_modules(tmp_path, *args, statuses=(0, 1, 3))
 
 
 COUNT_ONLY = [
