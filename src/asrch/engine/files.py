@@ -142,14 +142,13 @@ def read_lines(
                 offset += size
                 continue
             pos = 0
+            if number < start:
+                # The window starts in this chunk (`newlines` says so): its first line is
+                # found at C speed, not a Python step per line before it.
+                pos = size - len(chunk.split(b"\n", start - number)[-1])
+                number = start
             while pos < size:
                 nl = chunk.find(b"\n", pos)
-                if number < start:
-                    if nl < 0:
-                        break
-                    number += 1
-                    pos = nl + 1
-                    continue
                 if number > end:
                     number += chunk.count(b"\n", pos)
                     break
