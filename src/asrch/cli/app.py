@@ -29,8 +29,9 @@ from asrch.cli.errors import (
     worded,
 )
 from asrch.cli.help import APP_HELP, COMMAND_HELP
-from asrch.commands.table import COMMANDS, Argument, Command, load, run
+from asrch.commands.table import COMMANDS, Argument, Command, allows_regex, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
+from asrch.domain.modes import mode_from_flags
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
@@ -75,7 +76,7 @@ def _parameter(argument: Argument) -> inspect.Parameter:
     )
 
 
-def _function(command: Command) -> Callable[..., int]:
+def _function(command: Command[Any]) -> Callable[..., int]:
     """A function whose signature is the command's grammar, for cyclopts to bind."""
     declared = tuple(a for a in command.arguments if a.cli is not None)
     positionals = [a for a in declared if a.positional]
@@ -97,9 +98,16 @@ def _function(command: Command) -> Callable[..., int]:
     return call
 
 
-def _run(command: Command, values: dict[str, Any]) -> int:
+def _run(command: Command[Any], values: dict[str, Any]) -> int:
+    # The three mode flags are the command line's spelling of one `mode`: one of them.
+    mode_from_flags(
+        word=bool(values.get("word")),
+        identifier=bool(values.get("identifier")),
+        regex=bool(values.get("regex")),
+        allow_regex=allows_regex(command),
+    )
     report = run(command, searcher, values)
-    emit(report, load(command.renderer), as_json=values.get("format") == "json")
+    emit(report, command.render, as_json=values.get("format") == "json")
     refused = command.refused_status and bool(getattr(report, "refused", False))
     return ExitStatus.REFUSED if refused else ExitStatus.OK
 

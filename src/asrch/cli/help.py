@@ -5,6 +5,8 @@
 examples. Together under 4 KB: an agent reads them once (issue 25).
 """
 
+from typing import Any
+
 from asrch.commands.table import COMMANDS, COMMON, SCOUT, Argument, Command
 
 
@@ -25,7 +27,7 @@ def _option_lines(arguments: tuple[Argument, ...]) -> list[str]:
     return lines
 
 
-def grammar(command: Command, *, compact: bool = False) -> list[str]:
+def grammar(command: Command[Any], *, compact: bool = False) -> list[str]:
     """The words a call must or may hold besides its options: `--term T [--term T ...]`
     (compact: `--term T ...`), `QUERY`, `[PATH]`, `[PATH ...]`."""
     words = []
@@ -43,7 +45,7 @@ def grammar(command: Command, *, compact: bool = False) -> list[str]:
     return words
 
 
-def _usage(command: Command) -> str:
+def _usage(command: Command[Any]) -> str:
     return "usage: " + " ".join(["asrch", command.name, "[OPTION ...]", *grammar(command)])
 
 
@@ -52,7 +54,7 @@ SHARED = frozenset((*(a.name for a in COMMON), "word", "identifier", "regex"))
 lists them once."""
 
 
-def command_help(command: Command) -> str:
+def command_help(command: Command[Any]) -> str:
     own = tuple(a for a in command.options if a.name not in SHARED and not a.required)
     lines = [_usage(command), "", command.about, ""]
     lines += ["options:", *_option_lines(own)] if own else []

@@ -9,6 +9,7 @@ to the table is the one edit it takes.
 
 import sys
 from pathlib import Path
+from typing import Any
 
 from asrch.cli.help import SHARED, grammar, spelled
 from asrch.commands.table import COMMANDS, SCOUT, Argument, Command
@@ -26,7 +27,7 @@ def _tool_words(arguments: tuple[Argument, ...]) -> str:
     return ", ".join(f"`{a.tool_key}`" for a in arguments) or "-"
 
 
-def _row(command: Command) -> str:
+def _row(command: Command[Any]) -> str:
     own = [a for a in command.options if a.name not in SHARED and not a.required]
     options = "; ".join(f"`{spelled(a)}`: {_help(a)}" for a in own) or "-"
     takes = " ".join(grammar(command))

@@ -6,14 +6,16 @@ tool description. Everything else is derived from this table: the cyclopts app a
 help texts (`asrch.cli`), the MCP tools and their input schemas (`asrch.server`).
 An option every search command takes is one entry of `COMMON`.
 
-Pure data, cheap to import on every start-up: NamedTuples of strings and numbers; the
-use case, renderer and builder are named (`module:function`) and imported when a call
-needs them (`load`).
+Cheap to import on every start-up: NamedTuples of strings, numbers and functions. A
+command's use case and renderer are small typed functions here that import the module
+doing the work when a call needs it (every use case and renderer imported at start-up
+cost ≈9 ms of a scout's ≈30 ms budget, docs/performance.md). Each argument that narrows
+or shapes the search carries its own `update` of the `SearchOptions` (as ripgrep's
+`Flag::update`), so `search_options` knows no argument by name.
 """
 
 from collections.abc import Callable, Mapping
-from importlib import import_module
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
 from asrch.domain.limits import (
     MAX_PATHS,
@@ -24,9 +26,15 @@ from asrch.domain.limits import (
     SHOW_CONTEXT_MAX,
     SHOW_MAX_MATCHES,
 )
-from asrch.domain.modes import Mode, mode_from_flags
+from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
 from asrch.domain.query import SearchOptions
+
+if TYPE_CHECKING:
+    from asrch.domain.sample import SampleReport
+    from asrch.domain.scout import ScoutReport
+    from asrch.domain.show import ShowReport
+    from asrch.domain.survey import SurveyReport
 
 Kind = Literal["flag", "text", "texts", "number", "choice"]
 """How an option reads the command line: a flag takes no value; text one string; texts
@@ -34,8 +42,11 @@ one string each time it is given (a list); number ASCII digits (D25); choice one
 
 Role = Literal["argument", "keyword", "option", "search"]
 """Where a value goes in the use case's call: `argument`s in table order after the
-searcher, then the `SearchOptions` (built from the `search` values), then `keyword`s.
-`option`: read by the command line itself (`--format`)."""
+searcher, then the `SearchOptions` (each `search` argument's `update` applied), then
+`keyword`s. `option`: read by the command line itself (`--format`)."""
+
+Update = Callable[[SearchOptions, Any], SearchOptions]
+"""How a `search` argument's value reaches the call's `SearchOptions`."""
 
 Check = Literal["", "path", "file", "text"]
 """What a server checks before the call: `path`/`file` confined to the roots (named so
@@ -74,6 +85,8 @@ class Argument(NamedTuple):
     (an option that must be, `--term`, is the use case's to ask for, in its words)."""
     most: int | None = None
     """At most this many values (a list): the tool's `maxItems` (D37)."""
+    update: Update | None = None
+    """A `search` argument: the search options with its given value in force."""
 
     @property
     def spelling(self) -> str:
@@ -116,7 +129,15 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
     words = ("fixed", "word", "identifier", "regex") if regex else ("fixed", "word", "identifier")
     # Every command line takes the three flags: survey words its refusal of --regex.
     return (
-        Argument("word", "flag", False, "fixed string with word boundaries", None, role="search"),
+        Argument(
+            "word",
+            "flag",
+            False,
+            "fixed string with word boundaries",
+            None,
+            role="search",
+            update=_mode_flag(Mode.WORD),
+        ),
         Argument(
             "identifier",
             "flag",
@@ -124,6 +145,7 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
             "fixed string not touching [A-Za-z0-9_] on either side",
             None,
             role="search",
+            update=_mode_flag(Mode.IDENTIFIER),
         ),
         Argument(
             "regex",
@@ -134,9 +156,26 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
             else "(no --regex: compare alternatives as separate terms)",
             None,
             role="search",
+            update=_mode_flag(Mode.REGEX),
         ),
-        Argument("mode", "choice", "fixed", "", tool_help, None, choices=words, role="search"),
+        Argument(
+            "mode",
+            "choice",
+            "fixed",
+            "",
+            tool_help,
+            None,
+            choices=words,
+            role="search",
+            update=lambda options, word: options._replace(mode=Mode(word)),
+        ),
     )
+
+
+def _mode_flag(mode: Mode) -> Update:
+    """A mode's flag on the command line: on, the mode (the flags are checked against
+    one another first, `search_options`)."""
+    return lambda options, on: options._replace(mode=mode) if on else options
 
 
 COMMON: tuple[Argument, ...] = (
@@ -148,6 +187,7 @@ COMMON: tuple[Argument, ...] = (
         "",
         aliases=("-i",),
         role="search",
+        update=lambda options, on: options._replace(ignore_case=bool(on)),
     ),
     Argument(
         "type",
@@ -158,6 +198,7 @@ COMMON: tuple[Argument, ...] = (
         metavar="NAME",
         role="search",
         check="text",
+        update=lambda options, names: options._replace(types=tuple(names)),
     ),
     Argument(
         "glob",
@@ -169,6 +210,7 @@ COMMON: tuple[Argument, ...] = (
         metavar="GLOB",
         role="search",
         check="text",
+        update=lambda options, globs: options._replace(globs=tuple(globs)),
     ),
     Argument(
         "format",
@@ -204,7 +246,10 @@ QUERY = _positional("query", "QUERY", "text", "the term, as the mode reads it", 
 FILE = _positional("file", "FILE", "file", "one regular file", required=True)
 
 
-class Command(NamedTuple):
+Report = TypeVar("Report")
+
+
+class Command(NamedTuple, Generic[Report]):
     name: str
     summary: str
     """Its line in `asrch --help`."""
@@ -215,10 +260,11 @@ class Command(NamedTuple):
     examples: tuple[str, ...]
     tool: str
     """The MCP tool's description: what it answers and the step after it."""
-    use_case: str
-    renderer: str
-    builder: str
-    """`module:function` of the use case, the text renderer and the JSON builder."""
+    use_case: Callable[..., Report]
+    """Called as `run` says: the searcher, the `argument`s, the `SearchOptions`, the
+    `keyword`s by name."""
+    render: Callable[[Report], str]
+    """Its report as the text answer."""
     refused_status: bool = False
     """Its report may be a refusal (`refused`), exit status 3 (D19)."""
 
@@ -235,55 +281,91 @@ class Command(NamedTuple):
         return tuple(a for a in self.arguments if a.tool_help is not None)
 
 
-def allows_regex(command: Command) -> bool:
+def allows_regex(command: "Command[Any]") -> bool:
     mode = next(a for a in command.arguments if a.name == "mode")
     return "regex" in mode.choices
 
 
-def search_options(command: Command, values: Mapping[str, Any]) -> SearchOptions:
-    """The call's `SearchOptions`: its mode (a tool's `mode` word, or the command line's
-    flags, checked), its case and its filters."""
-    if values.get("mode") is not None:
-        mode = Mode(values["mode"])
-    else:
-        mode = mode_from_flags(
-            word=bool(values.get("word")),
-            identifier=bool(values.get("identifier")),
-            regex=bool(values.get("regex")),
-            allow_regex=allows_regex(command),
-        )
-    return SearchOptions(
-        mode=mode,
-        ignore_case=bool(values.get("ignore_case")),
-        types=tuple(values.get("type") or ()),
-        globs=tuple(values.get("glob") or ()),
-    )
+def given(argument: Argument, values: Mapping[str, Any]) -> Any:
+    """The argument's value in a call: the value given, else its default (an empty list
+    of many takes its default too: survey's paths are `.`)."""
+    value = values.get(argument.name)
+    if value is None or (argument.many and not value):
+        return argument.default
+    return value
 
 
-def run(command: Command, searcher: Searcher, values: Mapping[str, Any]) -> Any:
+def search_options(command: "Command[Any]", values: Mapping[str, Any]) -> SearchOptions:
+    """The call's `SearchOptions`: each `search` argument's given value in force, in
+    table order."""
+    options = SearchOptions()
+    for argument in command.arguments:
+        if argument.update is not None and values.get(argument.name) is not None:
+            options = argument.update(options, given(argument, values))
+    return options
+
+
+def run(command: Command[Report], searcher: Searcher, values: Mapping[str, Any]) -> Report:
     """The command's use case called with `values` (by argument name; a missing one takes
-    its default, an empty list of many its default too: survey's paths are `.`)."""
-
-    def value(argument: Argument) -> Any:
-        given = values.get(argument.name)
-        if given is None or (argument.many and not given):
-            return argument.default
-        return given
-
-    use_case = load(command.use_case)
-    arguments = [value(a) for a in command.arguments if a.role == "argument"]
-    keywords = {a.name: value(a) for a in command.arguments if a.role == "keyword"}
-    return use_case(searcher, *arguments, search_options(command, values), **keywords)
+    its default)."""
+    arguments = [given(a, values) for a in command.arguments if a.role == "argument"]
+    keywords = {a.name: given(a, values) for a in command.arguments if a.role == "keyword"}
+    return command.use_case(searcher, *arguments, search_options(command, values), **keywords)
 
 
-def load(name: str) -> Callable[..., Any]:
-    """The function a `module:function` name names, imported now."""
-    module, _, function = name.partition(":")
-    found: Callable[..., Any] = getattr(import_module(module), function)
-    return found
+# Each use case and renderer is imported by the call that needs it (start-up: the module
+# docstring).
 
 
-SURVEY = Command(
+def _survey(searcher: Searcher, *arguments: Any, **keywords: Any) -> "SurveyReport":
+    from asrch.commands.survey import run_survey
+
+    return run_survey(searcher, *arguments, **keywords)
+
+
+def _render_survey(report: "SurveyReport") -> str:
+    from asrch.render.survey import render_survey
+
+    return render_survey(report)
+
+
+def _scout(searcher: Searcher, *arguments: Any, **keywords: Any) -> "ScoutReport":
+    from asrch.commands.scout import run_scout
+
+    return run_scout(searcher, *arguments, **keywords)
+
+
+def _render_scout(report: "ScoutReport") -> str:
+    from asrch.render.scout import render_scout
+
+    return render_scout(report)
+
+
+def _sample(searcher: Searcher, *arguments: Any, **keywords: Any) -> "SampleReport":
+    from asrch.commands.sample import run_sample
+
+    return run_sample(searcher, *arguments, **keywords)
+
+
+def _render_sample(report: "SampleReport") -> str:
+    from asrch.render.sample import render_sample
+
+    return render_sample(report)
+
+
+def _show(searcher: Searcher, *arguments: Any, **keywords: Any) -> "ShowReport":
+    from asrch.commands.show import run_show
+
+    return run_show(searcher, *arguments, **keywords)
+
+
+def _render_show(report: "ShowReport") -> str:
+    from asrch.render.show import render_show
+
+    return render_show(report)
+
+
+SURVEY: "Command[SurveyReport]" = Command(
     "survey",
     "up to 12 terms x 8 paths: counts only",
     "Compare terms across paths (default .): per term its matching lines, files and\n"
@@ -327,12 +409,11 @@ SURVEY = Command(
     "Start here: compare candidate terms across paths in one call (matching lines, files "
     "and the dominant path per term; no match bodies). Then scout the most selective term "
     "in its dominant path.",
-    "asrch.commands.survey:run_survey",
-    "asrch.render.survey:render_survey",
-    "asrch.contract.build:survey_answer",
+    _survey,
+    _render_survey,
 )
 
-SCOUT = Command(
+SCOUT: "Command[ScoutReport]" = Command(
     "scout",
     "one term: counts, top 5 dirs and files",
     "Count the lines matching QUERY under PATH (default .): the top 5 directories\n"
@@ -360,12 +441,11 @@ SCOUT = Command(
     ),
     "Count one term under one path: matching lines, files, the top 5 directories and "
     "files. Narrow path while the count is broad, then sample a top file.",
-    "asrch.commands.scout:run_scout",
-    "asrch.render.scout:render_scout",
-    "asrch.contract.build:scout_answer",
+    _scout,
+    _render_scout,
 )
 
-SAMPLE = Command(
+SAMPLE: "Command[SampleReport]" = Command(
     "sample",
     "clusters of matches in one file, paged",
     "Cluster FILE's first 5000 matches (at most 2 lines apart share one), a page\n"
@@ -401,12 +481,11 @@ SAMPLE = Command(
     ),
     "One term's matches in one file, grouped into clusters of nearby lines (range, hits, "
     "first and last match), a page at a time. Then show a cluster's line.",
-    "asrch.commands.sample:run_sample",
-    "asrch.render.sample:render_sample",
-    "asrch.contract.build:sample_answer",
+    _sample,
+    _render_sample,
 )
 
-SHOW = Command(
+SHOW: "Command[ShowReport]" = Command(
     "show",
     f"up to {SHOW_MAX_MATCHES} matches, or --line N; --context 0-{SHOW_CONTEXT_MAX}",
     f"Print FILE's matches with context; more than {SHOW_MAX_MATCHES}: refused, a note "
@@ -443,11 +522,10 @@ SHOW = Command(
     ),
     f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES}; with "
     "line, only the lines around it. More is refused: sample the file first.",
-    "asrch.commands.show:run_show",
-    "asrch.render.show:render_show",
-    "asrch.contract.build:show_answer",
+    _show,
+    _render_show,
     refused_status=True,
 )
 
-COMMANDS: dict[str, Command] = {c.name: c for c in (SURVEY, SCOUT, SAMPLE, SHOW)}
+COMMANDS: dict[str, Command[Any]] = {c.name: c for c in (SURVEY, SCOUT, SAMPLE, SHOW)}
 """The four search commands, in the protocol's order (survey → scout → sample → show)."""

@@ -119,7 +119,7 @@ def _read_one(argument: Argument, value: Any) -> Any:
     return value
 
 
-def _unknown(command: Command, key: str) -> InputError:
+def _unknown(command: Command[Any], key: str) -> InputError:
     known = [a.tool_key for a in command.tool_arguments]
     close = get_close_matches(key, known, n=1, cutoff=0.6)
     guess = f"did you mean {close[0]}? " if close else ""
@@ -148,7 +148,7 @@ def read_arguments(name: str, given: Mapping[str, Any] | None) -> dict[str, Any]
     return values
 
 
-def _flag_words(command: Command) -> list[tuple[re.Pattern[str], str]]:
+def _flag_words(command: Command[Any]) -> list[tuple[re.Pattern[str], str]]:
     """Each command-line spelling of the command's options, and the tool's words."""
     pairs = [
         ("at least one --term", "at least one term in terms"),

@@ -11,7 +11,7 @@ worded with the tool's argument names (D37), and its report is rendered as text 
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from asrch.commands.table import COMMANDS, Command, load, run
+from asrch.commands.table import COMMANDS, Command, run
 from asrch.domain.errors import AsrchError
 from asrch.domain.ports import Searcher
 from asrch.render.next_step import as_call
@@ -30,7 +30,7 @@ Work = Callable[[Searcher], Answered]
 """One tool call once it has a searcher: check the paths, run the use case, render."""
 
 
-def checked(command: Command, roots: Roots, given: Mapping[str, Any]) -> dict[str, Any]:
+def checked(command: Command[Any], roots: Roots, given: Mapping[str, Any]) -> dict[str, Any]:
     """The call's values by argument name, each path confined to the roots and each
     string free of NUL, in the table's order (the first refusal is the one reported)."""
     values: dict[str, Any] = {}
@@ -59,7 +59,7 @@ def work(name: str, roots: Roots, given: Mapping[str, Any]) -> Work:
             report = run(command, searcher, values)
         except AsrchError as exc:  # the use case's words, with the tool's names (D37)
             raise in_tool_words(exc, name) from None
-        text = load(command.renderer)(report)
+        text = command.render(report)
         # The next step as the call to make, not a shell line (D37).
         return Answered(report, as_call(text, getattr(report, "next_step", ())))
 
