@@ -121,6 +121,23 @@ class Argument(NamedTuple):
         return f"{self.low}-{self.high}" if self.high is not None else f"{self.low} or more"
 
 
+def _mode_flag(mode: Mode) -> Update:
+    """A mode's flag on the command line: on, that mode (the command line lets one of
+    the flags be given, `asrch.cli`)."""
+    return lambda options, on: options._replace(mode=mode) if on else options
+
+
+def _chosen_mode(options: SearchOptions, word: str) -> SearchOptions:
+    """A tool's `mode` word."""
+    return options._replace(mode=Mode(word))
+
+
+# One function each, so the flags of every command compare equal (the help lists them once).
+_WORD = _mode_flag(Mode.WORD)
+_IDENTIFIER = _mode_flag(Mode.IDENTIFIER)
+_REGEX = _mode_flag(Mode.REGEX)
+
+
 def _modes(*, regex: bool) -> tuple[Argument, ...]:
     """D5's modes: flags on the command line, one `mode` word for a tool."""
     # What each mode means is said once, in the server's instructions (D37: the
@@ -136,7 +153,7 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
             "fixed string with word boundaries",
             None,
             role="search",
-            update=_mode_flag(Mode.WORD),
+            update=_WORD,
         ),
         Argument(
             "identifier",
@@ -145,7 +162,7 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
             "fixed string not touching [A-Za-z0-9_] on either side",
             None,
             role="search",
-            update=_mode_flag(Mode.IDENTIFIER),
+            update=_IDENTIFIER,
         ),
         Argument(
             "regex",
@@ -156,7 +173,7 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
             else "(no --regex: compare alternatives as separate terms)",
             None,
             role="search",
-            update=_mode_flag(Mode.REGEX),
+            update=_REGEX,
         ),
         Argument(
             "mode",
@@ -167,15 +184,9 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
             None,
             choices=words,
             role="search",
-            update=lambda options, word: options._replace(mode=Mode(word)),
+            update=_chosen_mode,
         ),
     )
-
-
-def _mode_flag(mode: Mode) -> Update:
-    """A mode's flag on the command line: on, the mode (the flags are checked against
-    one another first, `search_options`)."""
-    return lambda options, on: options._replace(mode=mode) if on else options
 
 
 COMMON: tuple[Argument, ...] = (
