@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
-from asrch.domain.lines import Scope
+from asrch.domain.lines import Scope, SourceLine
 from asrch.domain.query import SearchOptions
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -30,13 +30,14 @@ TAKE = Scope(2, b"    def take(self):")
 
 
 class FakeScopes:
-    def __init__(self, found: dict[int, tuple[Scope, ...]]) -> None:
+    def __init__(self, found: dict[int, tuple[Scope, ...] | None]) -> None:
         self.found = found
         self.asked: list[tuple[str, list[int]]] = []
 
-    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
-        self.asked.append((file, list(lines)))
-        return {n: self.found[n] for n in lines if n in self.found}
+    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
+        numbers = [line.number for line in lines]
+        self.asked.append((file, numbers))
+        return {n: self.found[n] for n in numbers if n in self.found}
 
 
 def _body(text: str) -> list[str]:

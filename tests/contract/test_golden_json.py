@@ -66,18 +66,45 @@ def _json_lines(snippets: list[dict[str, Any]]) -> list[list[tuple[int, bool, st
 
 
 def _printed_scopes(snippets: list[dict[str, Any]]) -> list[tuple[int, str]]:
-    """The `N=` lines the text prints for the JSON's snippets (D31): before each snippet,
-    the headers above it that no earlier line of the answer printed, in line order."""
+    """The `N=` lines the text prints for the JSON's snippets (D31, D48), read apart from
+    the renderer: a reader has in mind the chain of the last placed line (nothing where
+    that one was not placed). Before each snippet, the headers above it that its first
+    placed line needs (a later line: those outside the chain) and that the reader has
+    neither in mind nor in sight (printed since the last placed line); then, above each
+    placed line, `(top level)` or `(unknown)` where it leaves what the reader has in mind."""
     printed: list[tuple[int, str]] = []
-    shown: set[int] = set()
+    mind: list[int] | None = []
+    in_sight: set[int] = set()
     for snippet in snippets:
-        first = snippet["lines"][0]["line"]
-        above = {(s["line"], s["text"]) for ln in snippet["lines"] for s in ln["scope"]}
-        for number, header in sorted(h for h in above if h[0] < first):
-            if number not in shown:
-                printed.append((number, header))
-                shown.add(number)
-        shown.update(ln["line"] for ln in snippet["lines"])
+        lines = snippet["lines"]
+        first = lines[0]["line"]
+        before = in_sight
+        headers: set[tuple[int, str]] = set()
+        marks: list[tuple[int, str]] = []
+        placed = False
+        for ln in lines:
+            if ln["scope_known"] is not None:
+                chain = [(s["line"], s["text"]) for s in ln["scope"]]
+                numbers = [n for n, _ in chain]
+                if ln["scope_known"] and not placed:
+                    if mind is None:
+                        headers.update(chain)
+                    elif mind and mind[-1] in numbers:
+                        headers.update(chain[numbers.index(mind[-1]) + 1 :])
+                    else:
+                        headers.update([h for h in chain if h[0] not in mind] or chain[-1:])
+                elif ln["scope_known"]:
+                    headers.update(h for h in chain if h[0] not in (mind or []))
+                if not ln["scope_known"] and mind is not None:
+                    marks.append((ln["line"], "(unknown)"))
+                if ln["scope_known"] and not chain and mind != []:
+                    marks.append((ln["line"], "(top level)"))
+                mind = numbers if ln["scope_known"] else None
+                in_sight = set()
+                placed = True
+            in_sight.add(ln["line"])
+        printed += sorted(h for h in headers if h[0] < first and h[0] not in before)
+        printed += marks
     return printed
 
 

@@ -8,15 +8,20 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.limits import SCOPE_MAX_BYTES
-from asrch.domain.lines import Scope
+from asrch.domain.lines import Scope, SourceLine
 from asrch.engine.scopes import LANGUAGES, TreeSitterScopes
+from tests.support.source_lines import file_lines
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "scopes"
 
 
+def _of(file: str, lines: list[int], cwd: Path = FIXTURE) -> dict[int, tuple[Scope, ...] | None]:
+    return TreeSitterScopes(cwd=str(cwd)).of(file, file_lines(cwd / file, lines))
+
+
 def _headers(file: str, line: int, cwd: Path = FIXTURE) -> list[int] | None:
-    found = TreeSitterScopes(cwd=str(cwd)).of(file, [line])
-    return None if line not in found else [s.line for s in found[line]]
+    found = _of(file, [line], cwd).get(line)
+    return None if found is None else [s.line for s in found]
 
 
 @pytest.mark.parametrize(
@@ -67,33 +72,34 @@ def test_the_definitions_around_a_line(file: str, line: int, headers: list[int])
 
 
 def test_a_header_is_the_line_as_in_the_file() -> None:
-    found = TreeSitterScopes(cwd=str(FIXTURE)).of("src/table.c", [20])
+    found = _of("src/table.c", [20])
     assert found[20] == (Scope(line=16, text=b"backoff(int attempt)"),)
 
 
 def test_a_file_without_a_grammar_gets_none() -> None:
-    assert TreeSitterScopes(cwd=str(FIXTURE)).of("src/notes.txt", [1, 2, 3]) == {}
+    assert _of("src/notes.txt", [1, 2, 3]) == {}
 
 
 def test_a_line_past_the_end_gets_none() -> None:
-    assert TreeSitterScopes(cwd=str(FIXTURE)).of("src/pool.py", [500]) == {}
+    assert _of("src/pool.py", [500]) == {500: None}
 
 
 def test_a_missing_file_gets_none(tmp_path: Path) -> None:
-    assert TreeSitterScopes(cwd=str(tmp_path)).of("gone.py", [1]) == {}
+    lines = [SourceLine(1, b"x\n", True)]
+    assert TreeSitterScopes(cwd=str(tmp_path)).of("gone.py", lines) == {1: None}
 
 
 def test_a_file_above_the_size_limit_gets_none(tmp_path: Path) -> None:
     body = "def f():\n" + "    x = 1\n" * (SCOPE_MAX_BYTES // 10 + 1)
     (tmp_path / "big.py").write_text(body)
-    assert TreeSitterScopes(cwd=str(tmp_path)).of("big.py", [2]) == {}
+    assert _of("big.py", [2], tmp_path) == {2: None}
     (tmp_path / "small.py").write_text("def f():\n    x = 1\n")
     assert _headers("small.py", 2, tmp_path) == [1]
 
 
 def test_crlf_lines_are_placed_and_their_headers_cut_at_the_ending(tmp_path: Path) -> None:
     (tmp_path / "w.py").write_bytes(b"class A:\r\n    def f(self):\r\n        return 1\r\n")
-    found = TreeSitterScopes(cwd=str(tmp_path)).of("w.py", [3])
+    found = _of("w.py", [3], tmp_path)
     assert found[3] == (Scope(1, b"class A:"), Scope(2, b"    def f(self):"))
 
 
@@ -152,10 +158,10 @@ def test_a_macro_block_is_no_nested_c_function(tmp_path: Path) -> None:
 
 
 def test_every_language_of_the_table_loads() -> None:
-    from asrch.engine.scopes import _parser
+    from asrch.engine.scopes import _language
 
     for grammar in set(LANGUAGES.values()):
-        assert _parser(grammar).language is not None
+        assert _language(grammar) is not None
 
 
 def test_a_struct_inside_a_c_function_is_a_definition(tmp_path: Path) -> None:
@@ -204,8 +210,8 @@ def test_a_grammar_package_imported_after_its_binding_is_whole() -> None:
     # The binding is loaded without the package's __init__ (engine/scopes.py, `_binding`);
     # whoever imports the package afterwards gets all of it.
     program = (
-        "from asrch.engine.scopes import PYTHON, _parser\n"
-        "_parser(PYTHON)\n"
+        "from asrch.engine.scopes import PYTHON, _language\n"
+        "_language(PYTHON)\n"
         "import tree_sitter_python as g\n"
         "assert callable(g.language) and 'function' in g.TAGS_QUERY\n"
     )

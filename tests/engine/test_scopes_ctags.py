@@ -23,6 +23,7 @@ import pytest
 
 from asrch.domain.limits import SCOPE_DEPTH
 from asrch.engine.scopes import TreeSitterScopes
+from tests.support.source_lines import file_lines
 
 
 def _ctags() -> str | None:
@@ -72,16 +73,17 @@ def test_c_scopes_agree_with_universal_ctags() -> None:
     for path in files:
         source = path.read_bytes()
         lines = _code_lines(source)
-        found = TreeSitterScopes().of(str(path), lines)
+        found = TreeSitterScopes().of(str(path), file_lines(path, lines))
         for n in lines:
             around = [(s, e, k) for s, e, k in spans.get(str(path), []) if s < n <= e]
             if not any(k == "function" for _, _, k in around):
                 continue
             expected = sorted(s for s, _, _ in around)[-SCOPE_DEPTH:]
-            if n not in found:
+            scope = found.get(n)
+            if scope is None:
                 tally["declined"] += 1
                 continue
-            got = [s.line for s in found[n]]
+            got = [s.line for s in scope]
             if got == expected:
                 tally["same"] += 1
             elif not got:

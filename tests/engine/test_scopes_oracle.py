@@ -18,6 +18,7 @@ import pytest
 from asrch.domain.limits import SCOPE_DEPTH, SCOPE_MAX_BYTES
 from asrch.engine.scopes import TreeSitterScopes
 from tests.support.cli import run_asrch
+from tests.support.source_lines import file_lines
 
 STDLIB = Path(os.__file__).parent
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -74,13 +75,14 @@ def _check(files: list[Path]) -> tuple[int, int]:
             continue
         lines = _code_lines(source)
         expected = _oracle(tree, source.count(b"\n") + 1)
-        found = TreeSitterScopes().of(str(path), lines)
+        found = TreeSitterScopes().of(str(path), file_lines(path, lines))
         for n in lines:
-            if n not in found:
+            scope = found.get(n)
+            if scope is None:
                 declined += 1
                 continue
             compared += 1
-            got = [s.line for s in found[n]]
+            got = [s.line for s in scope]
             assert got == expected[n], f"{path}:{n}: scope {got}, ast says {expected[n]}"
     return compared, declined
 

@@ -7,6 +7,7 @@ from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
 from asrch.domain.ports import PathKind, Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
+from asrch.domain.sample import with_scope
 from asrch.domain.scout import ListedFile, ScoutReport, build_scout_report, listed_path, lists
 
 
@@ -57,7 +58,7 @@ def _listed(
         matches = lines_of[file.path]
         if not matches:
             continue
-        around = found.of(file.path, [line.number for line in matches])
-        lines = tuple(line._replace(scope=around.get(line.number, ())) for line in matches)
+        around = found.of(file.path, matches)
+        lines = tuple(with_scope(line, around) for line in matches)
         listed.append(ListedFile(listed_path(file.path, path, directory=directory), lines))
     return tuple(sorted(listed, key=lambda f: f.path))

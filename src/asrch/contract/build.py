@@ -58,7 +58,13 @@ def _line(line: SourceLine) -> Answer:
         {"line": s.line, "text": cap_line(scope_line(s))[len(str(s.line)) + 1 :]}
         for s in line.scope
     )
-    return {"line": line.number, "text": printed[prefix:], "match": line.is_match, "scope": scope}
+    return {
+        "line": line.number,
+        "text": printed[prefix:],
+        "match": line.is_match,
+        "scope": scope,
+        "scope_known": line.scope_known,
+    }
 
 
 def _snippets(snippets: tuple[DomainSnippet, ...]) -> tuple[Answer, ...]:

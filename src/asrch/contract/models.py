@@ -229,6 +229,11 @@ class SnippetLine(Model):
         "header printed above it. Empty for other lines, at the top level, and where no parse "
         "tells it for sure."
     )
+    scope_known: bool | None = Field(
+        description="true: the parse placed the line and `scope` is all of it (empty: the top "
+        "level); false: it could not (the text's `N=(unknown)`, D48); null: not asked (a "
+        "context line, a file with no grammar)."
+    )
 
 
 class KindMatches(Model):

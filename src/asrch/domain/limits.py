@@ -45,3 +45,19 @@ SCOPE_DEPTH = 3
 
 SCOPE_MAX_BYTES = 1_000_000
 """A file larger than this gets no scope lines: its parse would cost more than a read."""
+
+SCOPE_PARSE_WORK = 1_000
+SCOPE_PARSE_WORK_PER_BYTE = 0.015
+"""A parse stops once tree-sitter's progress checks (one per 100 parse operations, about
+30 nodes) pass `SCOPE_PARSE_WORK + SCOPE_PARSE_WORK_PER_BYTE x the bytes read so far`, and
+the file's lines get no scope: ordinary code needs under 0.01 per byte (1,095 files of git,
+tokio, lnav and the stdlib), a 960 KB C initializer of 480,000 elements 0.04, and would
+cost 1 s and 140 MB (issue 31); stopped, about 40 KB of it is parsed."""
+
+SCOPE_PARSE_SECONDS = 0.25
+"""The parse's CPU time at most (error recovery can spend it on a few KB: 1,200 operands
+and one error); past it, no scope lines for the file."""
+
+SCOPE_NODE_VISITS = 200_000
+"""Nodes the walk from the top of a file to its asked lines may visit in all (each node's
+verdict is kept for the file's other lines); past it, the remaining lines get none."""

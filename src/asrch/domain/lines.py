@@ -29,6 +29,10 @@ class SourceLine(NamedTuple):
     scope: tuple[Scope, ...] = ()
     """The definitions enclosing a printed match (D31), outermost first, at most 3; set by
     the use case from the `Scopes` port, never by the engine's search."""
+    scope_known: bool | None = None
+    """The parse placed the line (`scope` is its whole chain; `()`: the top level), could
+    not (False: `scope` is `()`, D48), or was not asked (None: a context line, a file with
+    no grammar)."""
 
 
 class FileScan(NamedTuple):

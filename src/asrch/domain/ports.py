@@ -88,17 +88,19 @@ class Searcher(Protocol):
 class Scopes(Protocol):
     """Where a line sits in its file's definitions (D31): a parse, beside the engine."""
 
-    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
-        """The definitions enclosing each of `lines` (1-based), outermost first, at most
-        `SCOPE_DEPTH` (the innermost kept). A line is left out, or maps to `()`, when no
-        definition encloses it or none can be told for sure: never a guessed scope."""
+    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
+        """The definitions enclosing each of `lines` (by number) at its first match (else
+        its first byte that is not blank), outermost first, at most `SCOPE_DEPTH` (the
+        innermost kept); `()` at the top level. None where the parse cannot place the line
+        for sure, or the file's line is no longer the line given: never a guessed scope.
+        No entry at all: the file has no grammar, nothing was parsed."""
         ...
 
 
 class NoScopes:
     """A `Scopes` that knows none: for callers and tests that print no scope lines."""
 
-    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
+    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
         return {}
 
 

@@ -43,30 +43,46 @@ class SampleReport(NamedTuple):
         return self.page > self.pages
 
 
+def with_scope(line: SourceLine, found: dict[int, tuple[Scope, ...] | None]) -> SourceLine:
+    """`line` with its scope (D31) as `found` tells it (D48: None, not placed)."""
+    if line.number not in found:
+        return line
+    scope = found[line.number]
+    return line._replace(scope=scope or (), scope_known=scope is not None)
+
+
 def scoped(
-    snippets: tuple[Snippet, ...], lines: set[int], found: dict[int, tuple[Scope, ...]]
+    snippets: tuple[Snippet, ...], lines: set[int], found: dict[int, tuple[Scope, ...] | None]
 ) -> tuple[Snippet, ...]:
     """`snippets` with the scope (D31) of each of `lines` set on its line."""
     return tuple(
         Snippet(
             lines=tuple(
-                line._replace(scope=found.get(line.number, ())) if line.number in lines else line
-                for line in snippet.lines
+                with_scope(line, found) if line.number in lines else line for line in snippet.lines
             )
         )
         for snippet in snippets
     )
 
 
-def scope_lines_of_sample(report: "SampleReport") -> list[int]:
+def scope_lines_of_sample(report: "SampleReport") -> list[SourceLine]:
     """The lines whose scope a sample prints: each shown cluster's first and last match."""
-    return sorted({n for view in report.shown for n in (view.cluster.first, view.cluster.last)})
+    wanted = {n for view in report.shown for n in (view.cluster.first, view.cluster.last)}
+    return sorted(
+        {
+            line.number: line
+            for view in report.shown
+            for snippet in view.snippets
+            for line in snippet.lines
+            if line.number in wanted
+        }.values()
+    )
 
 
 def with_sample_scopes(
-    report: "SampleReport", found: dict[int, tuple[Scope, ...]]
+    report: "SampleReport", found: dict[int, tuple[Scope, ...] | None]
 ) -> "SampleReport":
-    lines = set(scope_lines_of_sample(report))
+    lines = {line.number for line in scope_lines_of_sample(report)}
     return report._replace(
         shown=tuple(
             view._replace(snippets=scoped(view.snippets, lines, found)) for view in report.shown

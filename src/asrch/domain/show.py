@@ -96,13 +96,13 @@ def build_line_report(
     )
 
 
-def scope_lines_of_show(report: ShowReport) -> list[int]:
+def scope_lines_of_show(report: ShowReport) -> list[SourceLine]:
     """The lines whose scope show prints (D31): each printed match; with --line, that line."""
     if report.line is not None:
-        return [report.line] if report.snippets else []
-    return [line.number for s in report.snippets for line in s.lines if line.is_match]
+        return [ln for s in report.snippets for ln in s.lines if ln.number == report.line]
+    return [line for s in report.snippets for line in s.lines if line.is_match]
 
 
-def with_show_scopes(report: ShowReport, found: dict[int, tuple[Scope, ...]]) -> ShowReport:
-    lines = set(scope_lines_of_show(report))
+def with_show_scopes(report: ShowReport, found: dict[int, tuple[Scope, ...] | None]) -> ShowReport:
+    lines = {line.number for line in scope_lines_of_show(report)}
     return report._replace(snippets=scoped(report.snippets, lines, found))

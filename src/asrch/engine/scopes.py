@@ -33,18 +33,28 @@ headers and the body up to the line parsed cleanly.
 from __future__ import annotations
 
 import os
+import stat
 import sys
+import threading
+import time
 from itertools import accumulate
 from typing import TYPE_CHECKING, NamedTuple
 
-from asrch.domain.limits import SCOPE_DEPTH, SCOPE_MAX_BYTES
-from asrch.domain.lines import Scope
+from asrch.domain.limits import (
+    SCOPE_DEPTH,
+    SCOPE_MAX_BYTES,
+    SCOPE_NODE_VISITS,
+    SCOPE_PARSE_SECONDS,
+    SCOPE_PARSE_WORK,
+    SCOPE_PARSE_WORK_PER_BYTE,
+)
+from asrch.domain.lines import Scope, SourceLine
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from types import ModuleType
 
-    from tree_sitter import Node, Parser
+    from tree_sitter import Language, Node, Tree
 
 
 class Grammar(NamedTuple):
@@ -212,21 +222,25 @@ LANGUAGES: dict[str, Grammar] = {
 }
 """The grammar of a file, by its extension (lower-cased); any other file gets no scope."""
 
-_PARSERS: dict[tuple[str, str], Parser] = {}
+_LANGUAGES: dict[tuple[str, str], Language] = {}
+_LOADING = threading.Lock()
+"""One lock around loading a grammar: `_binding` edits `sys.modules`, and 2 first parses at
+once in one MCP server met each other's bare package (`KeyError: 'tree_sitter_python'`)."""
 
 
 def grammar_of(file: str) -> Grammar | None:
     return LANGUAGES.get(os.path.splitext(file)[1].lower())
 
 
-def _parser(grammar: Grammar) -> Parser:
+def _language(grammar: Grammar) -> Language:
     key = (grammar.module, grammar.function)
-    if key not in _PARSERS:
-        import tree_sitter
+    with _LOADING:
+        if key not in _LANGUAGES:
+            import tree_sitter
 
-        language: Callable[[], object] = getattr(_binding(grammar.module), grammar.function)
-        _PARSERS[key] = tree_sitter.Parser(tree_sitter.Language(language()))
-    return _PARSERS[key]
+            language: Callable[[], object] = getattr(_binding(grammar.module), grammar.function)
+            _LANGUAGES[key] = tree_sitter.Language(language())
+        return _LANGUAGES[key]
 
 
 def _binding(package: str) -> ModuleType:
@@ -237,10 +251,13 @@ def _binding(package: str) -> ModuleType:
     150 KB file. A bare package stands in while the binding loads, then leaves
     `sys.modules`: anything importing the package later runs its `__init__` whole (and it
     finds its binding loaded). `__import__`, the import statement's own path, so that
-    `-X importtime` lists the binding as it did when the package imported it."""
+    `-X importtime` lists the binding as it did when the package imported it. Called under
+    `_LOADING` only."""
     import importlib.util
 
     name = f"{package}._binding"
+    if name in sys.modules:
+        return sys.modules[name]
     spec = None if package in sys.modules else importlib.util.find_spec(package)
     if spec is None or spec.submodule_search_locations is None:
         __import__(name)  # the package whole (or its own ImportError)
@@ -251,6 +268,51 @@ def _binding(package: str) -> ModuleType:
     finally:
         del sys.modules[package]
     return sys.modules[name]
+
+
+class _OverBudgetError(Exception):
+    """The file's bound on the walk was reached: its remaining lines get no scope."""
+
+
+class _Budget:
+    """Nodes the walk may still visit for one file (`SCOPE_NODE_VISITS`)."""
+
+    def __init__(self, visits: int) -> None:
+        self.left = visits
+
+    def spend(self, count: int = 1) -> None:
+        self.left -= count
+        if self.left < 0:
+            raise _OverBudgetError
+
+
+def _parse(grammar: Grammar, data: bytes) -> Tree | None:
+    """The tree of `data`, or None once the parse passed its bounds (`SCOPE_PARSE_WORK`:
+    parse work for the bytes read so far; `SCOPE_PARSE_SECONDS` of this thread's CPU).
+    A parser per call: a tree-sitter parser is not to be shared between threads."""
+    import tree_sitter
+
+    parser = tree_sitter.Parser(_language(grammar))
+    checks = 0
+    started = time.thread_time()
+
+    def read(offset: int, _point: object) -> bytes:
+        return data[offset : offset + _CHUNK]
+
+    def stop(offset: int, _has_error: bool) -> bool:
+        nonlocal checks
+        checks += 1
+        if checks > SCOPE_PARSE_WORK + SCOPE_PARSE_WORK_PER_BYTE * offset:
+            return True
+        return time.thread_time() - started > SCOPE_PARSE_SECONDS
+
+    try:
+        return parser.parse(read, progress_callback=stop)
+    except ValueError:  # stopped ("Parsing failed")
+        return None
+
+
+_CHUNK = 1 << 16
 
 
 def _header_row(node: Node) -> int:
@@ -267,7 +329,10 @@ def _header_row(node: Node) -> int:
 
 def _last_leaf_missing(node: Node) -> bool:
     while node.child_count:
-        node = node.children[-1]
+        last = node.child(node.child_count - 1)
+        if last is None:
+            return False
+        node = last
     return bool(node.is_missing)
 
 
@@ -275,33 +340,81 @@ def _moves_no_brace(node: Node) -> bool:
     """The `;` tree-sitter invents after a call that opens a block: C's loop macros
     (`jv_array_foreach(a, i, x) {`). Which brace closes which is untouched by it."""
     statement = node.parent
+    if node.type != ";" or statement is None or statement.type != "expression_statement":
+        return False
+    call = statement.named_child(0)
+    after = statement.next_sibling
     return (
-        node.type == ";"
-        and statement is not None
-        and statement.type == "expression_statement"
-        and statement.named_child_count == 1
-        and statement.named_children[0].type == "call_expression"
-        and statement.next_sibling is not None
-        and statement.next_sibling.type == "compound_statement"
+        statement.named_child_count == 1
+        and call is not None
+        and call.type == "call_expression"
+        and after is not None
+        and after.type == "compound_statement"
     )
 
 
-def _first_error(node: Node) -> int | None:
-    """Where the first error in `node` that may move a brace begins (None: it has none):
-    an error node, or a token tree-sitter had to invent."""
-    if node.is_error or node.is_missing:
-        return None if node.is_missing and _moves_no_brace(node) else int(node.start_byte)
-    if not node.has_error:
-        return None
-    for child in node.children:
-        at = _first_error(child)
-        if at is not None:
-            return at
-    return None
+class _Verdicts:
+    """What the walk learns about a node, kept for the file's other lines (by node id), so
+    that the lines of one file cost one pass over the parts of the tree they share."""
 
+    def __init__(self, budget: _Budget) -> None:
+        self.budget = budget
+        self._first_error: dict[int, int | None] = {}
+        self._broken: dict[int, bool] = {}
 
-def _erred(node: Node) -> bool:
-    return _first_error(node) is not None
+    def first_error(self, node: Node) -> int | None:
+        """Where the first error in `node` that may move a brace begins (None: it has
+        none): an error node, or a token tree-sitter had to invent. A loop with a cursor,
+        not a recursion: 1,000 nested brackets are 2,000 levels of tree."""
+        if node.is_error or node.is_missing:
+            return None if node.is_missing and _moves_no_brace(node) else int(node.start_byte)
+        if not node.has_error:
+            return None
+        key = node.id
+        if key in self._first_error:
+            return self._first_error[key]
+        found: int | None = None
+        cursor = node.walk()
+        descend = cursor.goto_first_child()
+        while descend:
+            self.budget.spend()
+            child = cursor.node
+            assert child is not None
+            if child.is_error or (child.is_missing and not _moves_no_brace(child)):
+                found = int(child.start_byte)
+                break
+            if child.has_error and not child.is_missing and cursor.goto_first_child():
+                continue
+            while not cursor.goto_next_sibling():
+                if not cursor.goto_parent():
+                    descend = False
+                    break
+        self._first_error[key] = found
+        return found
+
+    def erred(self, node: Node) -> bool:
+        return self.first_error(node) is not None
+
+    def broken(self, container: Node) -> bool:
+        """An ERROR or MISSING node among the children: tree-sitter's recovery may have cut
+        a definition short here and left its tail as siblings (C's `#ifdef` halves of a
+        body)."""
+        if not container.has_error:
+            return False
+        key = container.id
+        if key not in self._broken:
+            found = False
+            cursor = container.walk()
+            more = cursor.goto_first_child()
+            while more:
+                self.budget.spend()
+                child = cursor.node
+                if child is not None and (child.is_error or child.is_missing):
+                    found = True
+                    break
+                more = cursor.goto_next_sibling()
+            self._broken[key] = found
+        return self._broken[key]
 
 
 class _Walk(NamedTuple):
@@ -309,61 +422,61 @@ class _Walk(NamedTuple):
     uncertain: bool
 
 
-def _walk(root: Node, target: int, grammar: Grammar) -> _Walk:
-    """The definition nodes on the path from the root to byte `target`, outermost first."""
+def _path(root: Node, target: int, budget: _Budget) -> list[Node]:
+    """The nodes from the root's child down to the deepest one holding byte `target`
+    (tree-sitter's cursor finds each level's child, in C)."""
+    path: list[Node] = []
+    cursor = root.walk()
+    while cursor.goto_first_child_for_byte(target) is not None:
+        budget.spend()
+        node = cursor.node
+        if node is None or node.start_byte > target:
+            break  # between 2 children: in their parent's own text
+        path.append(node)
+    return path
+
+
+def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts) -> _Walk:
+    """The definition nodes on the path from the root to byte `target`, outermost first.
+
+    An error met before the path inside a definition needs no look of its own: it lies
+    before the target in that definition, which `first_error` already refused."""
     definitions: list[Node] = []
-    node = root
+    container = root
     top = True
-    # Errors met before the path, since the innermost definition so far.
-    error_before = False
     # Inside an ERROR node, waiting for an error-free function (`functions_are_outermost`).
     lost = False
-    while True:
-        child = None
-        for candidate in node.children:
-            if candidate.start_byte <= target < candidate.end_byte:
-                child = candidate
-                break
-            if candidate.start_byte > target:
-                break
-            # Before the first definition an error is elsewhere: in another definition.
-            error_before = error_before or (bool(definitions) and _erred(candidate))
-        if child is None:
-            break
+    for child in _path(root, target, verdicts.budget):
+        node, container = container, child  # `node` holds `child`
         if child.is_missing or (child.is_error and not grammar.functions_are_outermost):
             return _Walk([], uncertain=True)
         if child.is_error:
-            definitions, error_before, lost = [], False, True
-            node = child
+            definitions, lost = [], True
             continue
         if lost:
-            if _clean_function(child):
+            if _clean_function(child, verdicts):
                 definitions.append(child)
                 lost = False
-            node = child
             continue
         if _is_definition(child, node, grammar, top=top):
             # An error in the definition before the target may be a header that should
             # enclose it, or where its body really ended (an unclosed body swallows what
             # follows); one after it changes nothing before it.
-            first_error = _first_error(child)
-            if (
-                error_before
-                or (first_error is not None and first_error <= target)
-                or (_broken(node) and (first_error is not None or child.type in grammar.top_level))
+            first_error = verdicts.first_error(child)
+            if (first_error is not None and first_error <= target) or (
+                verdicts.broken(node)
+                and (first_error is not None or child.type in grammar.top_level)
             ):
                 return _Walk([], uncertain=True)
             definitions.append(child)
-            error_before = False
         top = top and child.type in grammar.transparent
-        node = child
-    return _Walk(definitions, uncertain=error_before or lost)
+    return _Walk(definitions, uncertain=lost)
 
 
-def _clean_function(node: Node) -> bool:
+def _clean_function(node: Node, verdicts: _Verdicts) -> bool:
     """A C function that parsed without any error: a declarator with a parameter list (not
     a macro's `FOREACH(x) {`), the body closed by a real brace."""
-    if node.type != "function_definition" or _erred(node) or _last_leaf_missing(node):
+    if node.type != "function_definition" or verdicts.erred(node) or _last_leaf_missing(node):
         return False
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:
@@ -371,12 +484,6 @@ def _clean_function(node: Node) -> bool:
             return True
         declarator = declarator.child_by_field_name("declarator")
     return False
-
-
-def _broken(container: Node) -> bool:
-    """An ERROR or MISSING node among the children: tree-sitter's recovery may have cut a
-    definition short here and left its tail as siblings (C's `#ifdef` halves of a body)."""
-    return any(c.is_error or c.is_missing for c in container.children)
 
 
 def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> bool:
@@ -389,7 +496,8 @@ def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> 
         return True
     if top and kind in grammar.top_level and node.end_point[0] > node.start_point[0]:
         if kind == "expression_statement":
-            return node.named_child_count > 0 and node.named_children[0].type in _ASSIGNMENTS
+            first = node.named_child(0)
+            return first is not None and first.type in _ASSIGNMENTS
         return True
     return False
 
@@ -407,32 +515,48 @@ def _line_text(data: bytes, starts: list[int], row: int) -> bytes:
     return text[:-1] if text.endswith(b"\r") else text
 
 
+def _target(line: SourceLine, text: bytes) -> int:
+    """Where in its line a printed line is placed: its first match (a listed line with
+    several: the first), else its first byte that is not blank (a blank line: its start)."""
+    if line.first_match is not None and 0 <= line.first_match[0] < len(text):
+        return line.first_match[0]
+    stripped = text.lstrip()
+    return len(text) - len(stripped) if stripped.strip() else 0
+
+
 class TreeSitterScopes:
     """`Scopes` by tree-sitter, reading files as the searcher does from `cwd`."""
 
     def __init__(self, cwd: str | None = None) -> None:
         self._cwd = cwd
 
-    def of(self, file: str, lines: Sequence[int]) -> dict[int, tuple[Scope, ...]]:
+    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
         grammar = grammar_of(file)
         if grammar is None or not lines:
             return {}
+        unknown: dict[int, tuple[Scope, ...] | None] = {line.number: None for line in lines}
         data = self._read(file)
         if data is None:
-            return {}
-        tree = _parser(grammar).parse(data)
+            return unknown
+        tree = _parse(grammar, data)
+        if tree is None:
+            return unknown
         starts = _line_starts(data)
-        out: dict[int, tuple[Scope, ...]] = {}
-        for number in lines:
-            if not 1 <= number <= len(starts):
+        verdicts = _Verdicts(_Budget(SCOPE_NODE_VISITS))
+        out = dict(unknown)
+        for line in sorted(lines, key=lambda ln: ln.number):
+            row = line.number - 1
+            if not 0 <= row < len(starts):
                 continue
-            row = number - 1
             start = starts[row]
             end = starts[row + 1] if row + 1 < len(starts) else len(data)
             text = data[start:end]
-            # The first byte that is not blank; a blank line is placed by its start.
-            target = start + (len(text) - len(text.lstrip())) if text.strip() else start
-            walk = _walk(tree.root_node, target, grammar)
+            if text != line.text:
+                continue  # not the line rg read: the file changed since
+            try:
+                walk = _walk(tree.root_node, start + _target(line, text), grammar, verdicts)
+            except _OverBudgetError:
+                break
             if walk.uncertain:
                 continue
             scopes: list[Scope] = []
@@ -441,15 +565,33 @@ class TreeSitterScopes:
                 if header >= row or (scopes and scopes[-1].line == header + 1):
                     continue
                 scopes.append(Scope(line=header + 1, text=_line_text(data, starts, header)))
-            out[number] = tuple(scopes[-SCOPE_DEPTH:])
+            out[line.number] = tuple(scopes[-SCOPE_DEPTH:])
         return out
 
     def _read(self, file: str) -> bytes | None:
+        """The file's bytes, if it is a regular file of at most `SCOPE_MAX_BYTES`: opened
+        without blocking (a FIFO swapped in since rg read the file would block `open`
+        forever), and read to its end."""
         path = file if self._cwd is None else os.path.join(self._cwd, file)
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
         try:
-            with open(path, "rb") as handle:
-                if os.fstat(handle.fileno()).st_size > SCOPE_MAX_BYTES:
-                    return None
-                return handle.read(SCOPE_MAX_BYTES + 1)
+            fd = os.open(path, flags)
         except OSError:
             return None
+        try:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode) or status.st_size > SCOPE_MAX_BYTES:
+                return None
+            parts: list[bytes] = []
+            size = 0
+            while size <= SCOPE_MAX_BYTES:
+                part = os.read(fd, SCOPE_MAX_BYTES + 1 - size)
+                if not part:
+                    break
+                parts.append(part)
+                size += len(part)
+            return None if size > SCOPE_MAX_BYTES else b"".join(parts)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)

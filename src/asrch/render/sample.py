@@ -4,7 +4,7 @@ from asrch.domain.sample import SampleReport
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_text
-from asrch.render.snippets import shown_path, snippet_lines
+from asrch.render.snippets import Trail, shown_path, snippet_lines
 from asrch.render.toon import Scalar, block, count
 
 
@@ -29,14 +29,14 @@ def render_sample(report: SampleReport) -> str:
     fields += [("clusters", report.clusters), ("page", f"{report.page}/{report.pages}")]
     lines = block("sample", fields)
     path = shown_path(report.file)
-    shown: set[int] = set()
+    trail = Trail()
     for view in report.shown:
         c = view.cluster
         lines.append(
             f"== {path} {c.first}-{c.last} ({_hits(c.hits)}, "
             f"cluster {view.number}/{report.clusters}) =="
         )
-        lines += snippet_lines(view.snippets, shown)
+        lines += snippet_lines(view.snippets, trail)
     lines += [f"note: {message}" for _, message in sample_notes(report)]
     lines += next_lines(report.next_step)
     return "\n".join(lines) + "\n"

@@ -5,7 +5,7 @@ from asrch.domain.text_safety import quote
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
-from asrch.render.snippets import scope_line, source_line
+from asrch.render.snippets import Trail
 from asrch.render.toon import block, count, table
 
 
@@ -17,19 +17,14 @@ def listed_path_line(path: str) -> str:
 
 
 def listing_lines(listed: tuple[ListedFile, ...]) -> list[str]:
-    """Each file's path, then its matches, each after its scope lines (D31) not printed
-    yet for the file."""
+    """Each file's path, then its matches, each after its scope lines (D31) and mark
+    (D48) as a show prints them."""
     out: list[str] = []
     for file in listed:
         out.append(listed_path_line(file.path))
-        shown: set[int] = set()
+        trail = Trail()
         for line in file.lines:
-            for scope in line.scope:
-                if scope.line not in shown and scope.line < line.number:
-                    out.append(scope_line(scope))
-                    shown.add(scope.line)
-            out.append(source_line(line))
-            shown.add(line.number)
+            out += trail.run((line,))
     return out
 
 

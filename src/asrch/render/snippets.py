@@ -17,26 +17,88 @@ def scope_line(scope: Scope) -> str:
     return fit_line(f"{scope.line}=", scope.text, None)
 
 
-def snippet_lines(snippets: tuple[Snippet, ...], shown: set[int] | None = None) -> list[str]:
-    """The snippets, each after the scope lines (D31) of its lines that lie above it.
+TOP_LEVEL = "(top level)"
+"""D48's mark before a match outside every definition, after scope lines said otherwise."""
+UNKNOWN = "(unknown)"
+"""D48's mark before a match the parse could not place (or a file it did not parse)."""
 
-    `shown` holds the line numbers this answer already printed, as a scope line or as a
-    source line: a header printed once for the file is not printed again. Scope lines
-    come in line order (outermost first), so numbers only grow down the answer.
+
+def mark_line(number: int, mark: str) -> str:
+    """`N=(top level)` / `N=(unknown)`: at most 20 bytes for any line of a 1 MB file."""
+    return f"{number}={mark}"
+
+
+class Trail:
+    """What a reader of one file's printed lines takes to enclose the next one (D48): the
+    scope chain printed last (header line numbers), or nothing known."""
+
+    def __init__(self) -> None:
+        self.chain: tuple[int, ...] = ()
+        self.known = True
+        self.below: set[int] = set()
+        """The last placed line and those printed after it: a header among them is in sight."""
+
+    def run(self, lines: tuple[SourceLine, ...]) -> list[str]:
+        """`lines` (a snippet, a listed line) as printed, after the scope lines and the
+        marks they need, and the trail moved past them. A header is left out while the
+        match stays inside the chain printed last (or is in sight: printed since the last
+        placed line); a match outside it gets the headers of its own chain, or, at the top
+        level or where the parse cannot place it, one mark just above it. Headers come
+        before the run, so numbers only grow: a later line of the run that leaves the chain
+        (`} int n(void) { return X; }`) gets its mark, the lines between say the rest."""
+        first = lines[0].number
+        in_sight = self.below
+        headers: set[Scope] = set()
+        body: list[str] = []
+        placed = False
+        for line in lines:
+            if line.scope_known is not None:
+                if line.scope_known and not placed:
+                    headers.update(self._entering(line.scope))
+                elif line.scope_known:
+                    headers.update(s for s in line.scope if s.line not in self.chain)
+                mark = self._mark(line)
+                if mark is not None:
+                    body.append(mark_line(line.number, mark))
+                self.known = bool(line.scope_known)
+                self.chain = tuple(s.line for s in line.scope)
+                self.below = set()
+                placed = True
+            self.below.add(line.number)
+            body.append(source_line(line))
+        lead = sorted(s for s in headers if s.line < first and s.line not in in_sight)
+        return [scope_line(s) for s in lead] + body
+
+    def _mark(self, line: SourceLine) -> str | None:
+        if line.scope_known is False:
+            return UNKNOWN if self.known else None
+        return TOP_LEVEL if not line.scope and (self.chain or not self.known) else None
+
+    def _entering(self, scope: tuple[Scope, ...]) -> tuple[Scope, ...]:
+        """The headers of `scope` a reader of the trail does not have in mind."""
+        if not self.known:
+            return scope
+        lines = [s.line for s in scope]
+        if self.chain and self.chain[-1] in lines:
+            return scope[lines.index(self.chain[-1]) + 1 :]
+        new = tuple(s for s in scope if s.line not in self.chain)
+        # Out of an inner definition into one printed before: its header again.
+        return new or scope[-1:]
+
+
+def snippet_lines(snippets: tuple[Snippet, ...], trail: Trail | None = None) -> list[str]:
+    """The snippets, each after the scope lines (D31) and the marks (D48) of its lines.
+
+    `trail` follows what this answer printed for the file so far (a sample's clusters
+    share one). Scope lines come in line order (outermost first), so numbers only grow
+    down the answer.
     """
-    shown = set() if shown is None else shown
+    trail = Trail() if trail is None else trail
     out: list[str] = []
     for i, snippet in enumerate(snippets):
         if i:
             out.append("--")
-        first = snippet.lines[0].number
-        headers = {s for line in snippet.lines for s in line.scope if s.line < first}
-        for scope in sorted(headers):
-            if scope.line not in shown:
-                out.append(scope_line(scope))
-                shown.add(scope.line)
-        out += [source_line(line) for line in snippet.lines]
-        shown.update(line.number for line in snippet.lines)
+        out += trail.run(snippet.lines)
     return out
 
 

@@ -1,0 +1,196 @@
+"""D48 against an attacker (issue 31): shapes that put a match after a definition's end on
+the same line, inputs that crash or stall a naive walk, a file swapped or edited between
+rg's read and the parse. The answer is the `.txt` answer plus correct scope lines or
+none: never a traceback, a hang, or a definition that does not enclose the hit."""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from asrch.domain.lines import SourceLine
+from asrch.engine.binary import resolve_rg
+from asrch.engine.scopes import TreeSitterScopes
+from tests.support.cli import run_asrch
+from tests.support.source_lines import file_lines
+
+
+def _scope(path: Path, line: int, column: int | None = None) -> list[int] | None:
+    at = None if column is None else {line: column}
+    found = (
+        TreeSitterScopes(cwd=str(path.parent))
+        .of(path.name, file_lines(path, [line], at=at))
+        .get(line)
+    )
+    return None if found is None else [s.line for s in found]
+
+
+# --- the match's position, not the line's first byte (`} n() { return X; }`) -----------
+
+AFTER_A_CLOSING_BRACE = [
+    ("c.c", "int m(void) {\n  return 1;\n} int n(void) { return X; }\n"),
+    ("r.rs", "fn m() -> i32 {\n    1\n} fn n() -> i32 { X }\n"),
+    ("g.go", "package p\n\nfunc m() int {\n\treturn 1\n}; func n() int { return X }\n"),
+    ("j.js", "function m() {\n  return 1;\n} function n() { return X; }\n"),
+    ("b.rb", "def m\n  1\nend; def n; X; end\n"),
+    ("s.sh", "m() {\n  echo 1\n}; n() { echo X; }\n"),
+    ("s2.c", "struct item {\n  int a;\n}; int X = 3;\n"),
+]
+
+
+@pytest.mark.parametrize(("name", "source"), AFTER_A_CLOSING_BRACE)
+def test_a_match_after_a_closing_brace_is_not_in_the_closed_definition(
+    tmp_path: Path, name: str, source: str
+) -> None:
+    path = tmp_path / name
+    path.write_text(source)
+    number = source.count("\n", 0, source.index("X")) + 1
+    column = source.split("\n")[number - 1].index("X")
+    # Placed at X: outside the definition the line's first byte closes.
+    assert _scope(path, number, column) == []
+    # The line's first byte is still in it: what the walk used to read.
+    first = _scope(path, number, 0)
+    assert first != [] and first is not None
+
+
+# --- crashes and hangs ------------------------------------------------------------------
+
+
+def _show_json(path: Path, term: str = "X") -> dict[str, object]:
+    done = run_asrch(["show", "--format", "json", term, str(path), "--context", "0"])
+    assert done.status == 0, done
+    answer: dict[str, object] = json.loads(done.out)
+    return answer
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # 1,200 operands nest 1,200 binary expressions; one error among them.
+        "  int x = a @ " + " + ".join(f"a{i}" for i in range(1200)) + ";\n",
+        # ~1,000 nested brackets, each with an error inside.
+        "  int x = " + "(" * 1000 + "1" + "@)" * 1000 + ";\n",
+        "  int x = " + "(" * 1000 + "1" + ")" * 1000 + ";\n",
+    ],
+)
+def test_deep_trees_are_walked_without_recursion(tmp_path: Path, body: str) -> None:
+    path = tmp_path / "deep.c"
+    path.write_text("int f(void) {\n" + body + "  return X;\n}\n")
+    snippets: list[dict[str, list[dict[str, object]]]] = _show_json(path)["snippets"]  # type: ignore[assignment]
+    (line,) = snippets[0]["lines"]
+    assert line["scope"] in ([], [{"line": 1, "text": "int f(void) {"}])
+    assert line["scope_known"] is not (line["scope"] == [])
+
+
+def test_a_fifo_swapped_in_is_not_opened_to_block(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "f.py")
+    lines = [SourceLine(1, b"X = 1\n", True, (0, 1))]
+    assert TreeSitterScopes(cwd=str(tmp_path)).of("f.py", lines) == {1: None}
+
+
+def test_a_dense_one_line_table_stops_the_parse_at_its_bound(tmp_path: Path) -> None:
+    # 960 KB, 480,000 elements on one line: no scope rather than 1 s and 140 MB.
+    path = tmp_path / "big.c"
+    path.write_text("static const int big[] = {" + "1," * 480_000 + "X};\n")
+    assert _scope(path, 1, path.read_text().index("X")) is None
+
+
+def test_first_parses_at_once_in_one_process_load_each_grammar_once(tmp_path: Path) -> None:
+    # `_binding` edits sys.modules: without the lock, 2 threads loading grammars at once
+    # met each other's bare package (KeyError: 'tree_sitter_python').
+    files = {
+        "a.py": "class A:\n    def f(self):\n        return X\n",
+        "b.c": "int f(void) {\n  return X;\n}\n",
+        "c.rs": "fn f() -> i32 {\n    X\n}\n",
+        "d.go": "package p\nfunc f() int {\n\treturn X\n}\n",
+        "e.js": "function f() {\n  return X;\n}\n",
+        "f.rb": "def f\n  X\nend\n",
+        "g.sh": "f() {\n  echo X\n}\n",
+        "h.java": "class H {\n  int f() {\n    return X;\n  }\n}\n",
+    }
+    for name, source in files.items():
+        (tmp_path / name).write_text(source)
+    program = textwrap.dedent(
+        f"""
+        import threading
+        from pathlib import Path
+        from asrch.engine.scopes import TreeSitterScopes
+        from tests.support.source_lines import file_lines
+        root = Path({str(tmp_path)!r})
+        names = {sorted(files)!r}
+        start = threading.Barrier(len(names) * 2)
+        failed = []
+        def one(name):
+            start.wait()
+            try:
+                lines = file_lines(root / name, [2, 3])
+                found = TreeSitterScopes(cwd=str(root)).of(name, lines)
+                assert any(found.values()), (name, found)
+            except BaseException as exc:
+                failed.append(repr(exc))
+        threads = [threading.Thread(target=one, args=(n,)) for n in names * 2]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failed, failed
+        """
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+
+
+# --- the file edited between rg's read and the parse -------------------------------------
+
+BEFORE = "def old():\n    return X\n"
+AFTER = "class Evil:\n    def new(self):\n        return X\n"
+
+
+def test_a_file_edited_after_rg_read_it_gets_no_scope(tmp_path: Path) -> None:
+    # A wrapper runs the real rg, then (for the search that reads lines) rewrites the file
+    # before asrch parses it: line 2 is no longer the line rg reported.
+    target = tmp_path / "w.py"
+    target.write_text(BEFORE)
+    (tmp_path / "after").write_text(AFTER)
+    wrapper = tmp_path / "rg"
+    wrapper.write_text(
+        textwrap.dedent(
+            f"""\
+            #!/bin/sh
+            {resolve_rg()!s} "$@"
+            status=$?
+            case " $* " in *" --json "*) cp {str(tmp_path / "after")!r} {str(target)!r} ;; esac
+            exit $status
+            """
+        )
+    )
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    done = run_asrch(
+        ["show", "--format", "json", "X", "w.py", "--context", "0"],
+        cwd=tmp_path,
+        env={"ASRCH_RG": str(wrapper)},
+    )
+    assert done.status == 0, done
+    assert target.read_text() == AFTER, "the wrapper did not run"
+    (snippet,) = json.loads(done.out)["snippets"]
+    (line,) = snippet["lines"]
+    assert (line["line"], line["text"], line["scope"], line["scope_known"]) == (
+        2,
+        "    return X",
+        [],
+        False,
+    )
+    target.write_text(BEFORE)
+    text = run_asrch(
+        ["show", "X", "w.py", "--context", "0"], cwd=tmp_path, env={"ASRCH_RG": str(wrapper)}
+    )
+    assert "2=(unknown)\n2:    return X\n" in text.out
+    assert "Evil" not in text.out and "new" not in text.out
