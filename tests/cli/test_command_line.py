@@ -21,6 +21,7 @@ from asrch.commands.table import COMMANDS, Argument
 from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.text_safety import quote
 from asrch.render.errors import error_line
+from asrch.spelling import COMMAND_LINE
 
 ASCII_DIGITS = re.compile(r"[0-9]+")
 
@@ -40,7 +41,7 @@ PAGE = _argument("sample", "page")
 
 def _printed(error: InputError) -> str:
     """The line the command line prints for it."""
-    return error.message if isinstance(error, UnknownWordError) else error_line(error)
+    return error.message if isinstance(error, UnknownWordError) else error_line(error, COMMAND_LINE)
 
 
 def _error(command: str, *tokens: str) -> InputError:

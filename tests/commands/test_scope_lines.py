@@ -10,6 +10,7 @@ from asrch.domain.lines import Scope, SourceLine
 from asrch.domain.query import SearchOptions
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
+from asrch.spelling import COMMAND_LINE
 from tests.support.fake_searcher import FakeSearcher
 
 FIXED = SearchOptions()
@@ -49,7 +50,7 @@ def test_show_prints_each_header_once_before_the_snippet_that_needs_it() -> None
     engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
     report = run_show(engine, "hit", "pool.py", FIXED, line=None, context=0)
     assert scopes.asked == [("pool.py", [3, 8])]
-    assert _body(render_show(report)) == [
+    assert _body(render_show(report, COMMAND_LINE)) == [
         "1=class Pool:",
         "2=    def take(self):",
         "3:        hit = 1",
@@ -62,7 +63,7 @@ def test_a_header_printed_as_a_line_of_the_snippet_is_not_repeated() -> None:
     scopes = FakeScopes({3: (POOL, TAKE)})
     engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
     report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=1)
-    assert _body(render_show(report)) == [
+    assert _body(render_show(report, COMMAND_LINE)) == [
         "1=class Pool:",
         "2-    def take(self):",
         "3:        hit = 1",
@@ -75,7 +76,10 @@ def test_show_line_asks_for_that_line_only_match_or_not() -> None:
     engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
     report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1)
     assert scopes.asked == [("pool.py", [5])]
-    assert _body(render_show(report))[:2] == ["1=class Pool:", "2=    def take(self):"]
+    assert _body(render_show(report, COMMAND_LINE))[:2] == [
+        "1=class Pool:",
+        "2=    def take(self):",
+    ]
 
 
 def test_a_refused_show_asks_nothing() -> None:
@@ -91,7 +95,7 @@ def test_sample_asks_for_the_first_and_last_match_of_each_shown_cluster() -> Non
     engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
     report = run_sample(engine, "hit", "pool.py", FIXED, clusters=3, page=1)
     assert scopes.asked == [("pool.py", [3, 8])]
-    text = render_sample(report)
+    text = render_sample(report, COMMAND_LINE)
     # Printed once for the answer, though both clusters sit in the same definitions.
     assert text.count("1=class Pool:") == 1
     assert "2-    def take(self):" in text.split("\n")
@@ -102,7 +106,7 @@ def test_a_long_header_is_cut_to_800_bytes_from_its_start() -> None:
     scopes = FakeScopes({3: (long_header,)})
     engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
     report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=0)
-    (first, *_) = _body(render_show(report))
+    (first, *_) = _body(render_show(report, COMMAND_LINE))
     assert first.startswith("1=def f(a, a, ")
     assert len(first.encode()) <= 800
     assert first.endswith("bytes]")

@@ -10,7 +10,7 @@ from asrch.commands.scout import run_scout
 from asrch.commands.show import run_show
 from asrch.commands.survey import run_survey
 from asrch.domain.counting import FileCount, Ranked, Tally
-from asrch.domain.errors import InputError
+from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.limits import KEEP_CAP, SCAN_CAP, SHOW_MAX_MATCHES
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
@@ -24,6 +24,8 @@ from asrch.domain.notices import (
 )
 from asrch.domain.ports import PathKind, PathStatus
 from asrch.domain.query import SearchOptions
+from asrch.domain.words import spelled
+from asrch.spelling import COMMAND_LINE
 from tests.support.fake_searcher import FakeSearcher
 
 TREE = {
@@ -36,6 +38,11 @@ FIXED = SearchOptions()
 
 
 # --- scout ---------------------------------------------------------------------------
+
+
+def said(error: AsrchError) -> str:
+    """The error's words as the command line prints them."""
+    return spelled(error.message, COMMAND_LINE)
 
 
 def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
@@ -51,7 +58,14 @@ def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
         ("src/net/http.py", [1]),
         ("src/net/pool.py", [1, 3]),
     ]
-    assert report.next_step == ("asrch", "show", "--line", "1", "connect", "src/net/pool.py")
+    assert COMMAND_LINE.argv(report.next_step) == (
+        "asrch",
+        "show",
+        "--line",
+        "1",
+        "connect",
+        "src/net/pool.py",
+    )
     # The path checked once, one count under it with the scan cap, no type list read;
     # then the listed files read in one search.
     assert engine.calls[:2] == [("inspect", "src"), ("count", "connect", "src")]
@@ -66,7 +80,7 @@ def test_scout_past_10_lines_lists_nothing_and_steps_to_sample() -> None:
     engine = FakeSearcher(files=TREE, tallies={("connect", "src"): eleven})
     report = run_scout(engine, "connect", "src", FIXED)
     assert report.listed == ()
-    assert report.next_step == ("asrch", "sample", "connect", "src/net/pool.py")
+    assert COMMAND_LINE.argv(report.next_step) == ("asrch", "sample", "connect", "src/net/pool.py")
     assert engine.called("scan") == engine.called("matching_lines") == []
 
 
@@ -74,7 +88,7 @@ def test_scout_of_a_named_file_steps_to_that_file() -> None:
     engine = FakeSearcher(files=TREE)
     report = run_scout(engine, "connect", "docs/guide.md", SearchOptions(mode=Mode.WORD))
     assert report.matches == 3
-    assert report.next_step == (
+    assert COMMAND_LINE.argv(report.next_step) == (
         "asrch",
         "show",
         "--word",
@@ -89,7 +103,7 @@ def test_scout_with_no_match_says_so_and_suggests_nothing() -> None:
     report = run_scout(FakeSearcher(files=TREE), "absent", ".", FIXED)
     assert report.matches == 0
     assert NoMatchNotice(directory=True) in report.notices
-    assert report.next_step == ()
+    assert COMMAND_LINE.argv(report.next_step) == ()
 
 
 def test_scout_past_the_cap_names_where_counting_stopped() -> None:
@@ -130,7 +144,7 @@ def test_scout_refuses_a_path_it_cannot_search_before_searching(
     engine = FakeSearcher(files=TREE, statuses={"gone": status})
     with pytest.raises(InputError) as raised:
         run_scout(engine, "connect", "gone", FIXED)
-    assert message in raised.value.message
+    assert message in said(raised.value)
     assert engine.called("count") == []
 
 
@@ -140,7 +154,7 @@ def test_types_are_looked_up_only_when_given_and_a_named_file_must_be_kept() -> 
     assert engine.called("file_types") == [("file_types",)]
     with pytest.raises(InputError) as raised:
         run_scout(engine, "connect", "docs/guide.md", SearchOptions(types=("py",)))
-    assert "docs/guide.md is excluded by --type py" in raised.value.message
+    assert "docs/guide.md is excluded by --type py" in said(raised.value)
     assert engine.called("count") == [("count", "connect", "src")]
 
 
@@ -170,20 +184,20 @@ def test_survey_reads_each_path_once_for_all_its_terms() -> None:
         [("connect", 3), ("x", 2)],
         [("connect", 3)],
     ]
-    assert report.next_step == ("asrch", "scout", "x", "src")
+    assert COMMAND_LINE.argv(report.next_step) == ("asrch", "scout", "x", "src")
 
 
 def test_survey_names_every_path_it_cannot_search_in_one_error() -> None:
     engine = FakeSearcher(files=TREE)
     with pytest.raises(InputError) as raised:
         run_survey(engine, ["connect"], ["src", "gone", "lost"], FIXED)
-    assert raised.value.message == (
+    assert said(raised.value) == (
         "2 paths cannot be searched: path gone does not exist; path lost does not exist"
     )
     assert engine.called("count_terms") == []
     with pytest.raises(InputError) as one:
         run_survey(engine, ["connect"], ["src", "gone"], FIXED)
-    assert one.value.message == "path gone does not exist"
+    assert said(one.value) == "path gone does not exist"
 
 
 def test_survey_notes_paths_that_are_one_or_nest() -> None:
@@ -205,14 +219,21 @@ def test_sample_pages_through_the_clusters() -> None:
     report = run_sample(engine, "hit", "long.txt", FIXED, clusters=3, page=2)
     assert (report.matches, report.clusters, report.pages) == (7, 7, 3)
     assert [(v.number, v.cluster.first) for v in report.shown] == [(4, 13), (5, 17), (6, 21)]
-    assert report.next_step == ("asrch", "show", "--line", "13", "hit", "long.txt")
+    assert COMMAND_LINE.argv(report.next_step) == (
+        "asrch",
+        "show",
+        "--line",
+        "13",
+        "hit",
+        "long.txt",
+    )
     assert engine.called("scan") == [("scan", "hit", "long.txt", 1, KEEP_CAP, SCAN_CAP)]
 
 
 def test_sample_past_the_last_page_shows_nothing_and_steps_back_to_it() -> None:
     report = run_sample(FakeSearcher(files=SEVEN), "hit", "long.txt", FIXED, clusters=2, page=9)
     assert report.shown == ()
-    assert report.next_step == (
+    assert COMMAND_LINE.argv(report.next_step) == (
         "asrch", "sample", "--clusters", "2", "--page", "4", "hit", "long.txt",
     )  # fmt: skip
 
@@ -235,7 +256,7 @@ def test_sample_numbers_are_checked_before_the_file(clusters: int, page: int, me
     engine = FakeSearcher(files=SEVEN)
     with pytest.raises(InputError) as raised:
         run_sample(engine, "hit", "gone.txt", FIXED, clusters=clusters, page=page)
-    assert raised.value.message.startswith(message)
+    assert said(raised.value).startswith(message)
     assert engine.calls == []
 
 
@@ -272,16 +293,17 @@ def test_show_without_a_line_scans_with_its_context() -> None:
 def test_show_a_line_past_the_end_names_the_last_line() -> None:
     with pytest.raises(InputError) as raised:
         run_show(FakeSearcher(files=SEVEN), "hit", "long.txt", FIXED, line=29, context=2)
-    assert raised.value.message == (
+    assert said(raised.value) == (
         "--line 29 is out of range; allowed: 1-28 (the last line of long.txt)"
     )
     with pytest.raises(InputError) as empty:
         run_show(FakeSearcher(files={"e.txt": ""}), "hit", "e.txt", FIXED, line=1, context=2)
-    assert empty.value.message == "--line 1 is out of range; e.txt is empty"
+    assert said(empty.value) == "--line 1 is out of range; e.txt is empty"
 
 
 def test_show_checks_its_context_before_the_file() -> None:
     engine = FakeSearcher(files=SEVEN)
-    with pytest.raises(InputError, match="--context 99 is out of range"):
+    with pytest.raises(InputError) as raised:
         run_show(engine, "hit", "gone.txt", FIXED, line=None, context=99)
+    assert said(raised.value).startswith("--context 99 is out of range")
     assert engine.calls == []

@@ -27,6 +27,7 @@ from asrch.domain.text_safety import JSON_ESCAPES, json_path, json_text
 from asrch.render.lines import cap_text
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
+from asrch.spelling import COMMAND_LINE
 from tests.contract import toon
 from tests.contract.schemas import one_answer
 
@@ -121,7 +122,7 @@ def test_snippet_text_is_the_text_answer_s(
         ),
         notices=(),
     )
-    renderers: list[tuple[object, Callable[[typing.Any], str]]] = [
+    renderers: list[tuple[object, Callable[[typing.Any, typing.Any], str]]] = [
         (show, render_show),
         (sample, render_sample),
     ]
@@ -131,7 +132,7 @@ def test_snippet_text_is_the_text_answer_s(
         _check_no_raw_controls(out)
         data = one_answer(out)
         shown = data["snippets"] if data["command"] == "show" else data["shown"][0]["snippets"]
-        text = toon.read(cap_text(render_text(report)))
+        text = toon.read(cap_text(render_text(report, COMMAND_LINE)))
         printed = text.snippets if data["command"] == "show" else text.clusters[0].snippets
         assert [[(ln.number, ln.match, ln.text) for ln in s] for s in printed] == [
             [(ln["line"], ln["match"], ln["text"]) for ln in s["lines"]] for s in shown

@@ -9,8 +9,10 @@ from asrch.domain.next_step import survey_step
 from asrch.domain.notices import BinaryNotice, BroadNotice
 from asrch.domain.query import Query
 from asrch.domain.scout import kind_counts, kind_of, next_file
+from asrch.domain.words import spelled
 from asrch.render.notices import notice_text
 from asrch.render.scout import listed_path_line
+from asrch.spelling import COMMAND_LINE
 
 
 @pytest.mark.parametrize(
@@ -68,17 +70,27 @@ def test_survey_steps_to_the_most_selective_exact_pair() -> None:
         (1, 5, 1, True, "deep"),  # fewer files, but a lower bound
         (1, 5, 1, False, "deep"),  # as few lines as alpha's, fewer files
     ]
-    assert survey_step(queries, rows, pairs) == ("asrch", "scout", "beta", "deep")
-    assert survey_step(queries, rows, pairs[:3]) == ("asrch", "scout", "alpha", "deep")
+    assert COMMAND_LINE.argv(survey_step(queries, rows, pairs)) == (
+        "asrch",
+        "scout",
+        "beta",
+        "deep",
+    )
+    assert COMMAND_LINE.argv(survey_step(queries, rows, pairs[:3])) == (
+        "asrch",
+        "scout",
+        "alpha",
+        "deep",
+    )
     # Every pair at the cap: the term rule (most selective term in its dominant path).
     capped = [(0, 50_000, 1, True, "a"), (1, 50_000, 2, True, "b")]
     rows = [(50_000, 1, "a"), (50_000, 2, "b")]
-    assert survey_step(queries, rows, capped) == ("asrch", "scout", "alpha", "a")
+    assert COMMAND_LINE.argv(survey_step(queries, rows, capped)) == ("asrch", "scout", "alpha", "a")
 
 
 def test_the_binary_note_is_one_short_line() -> None:
-    assert notice_text(BinaryNotice(files=1)) == "1 binary file skipped"
-    longest = notice_text(BinaryNotice(files=10**9, capped=True))
+    assert spelled(notice_text(BinaryNotice(files=1)), COMMAND_LINE) == "1 binary file skipped"
+    longest = spelled(notice_text(BinaryNotice(files=10**9, capped=True)), COMMAND_LINE)
     assert longest == "at least 1000000000 binary files skipped"
     assert len(f"note: {longest}".encode()) <= 60
 
@@ -93,7 +105,9 @@ def test_the_binary_note_is_one_short_line() -> None:
     ],
 )
 def test_the_broad_note_never_suggests_the_mode_in_use(mode: Mode, advice: str) -> None:
-    text = notice_text(BroadNotice(matches=2000, files=3, capped=False, mode=mode))
+    text = spelled(
+        notice_text(BroadNotice(matches=2000, files=3, capped=False, mode=mode)), COMMAND_LINE
+    )
     assert text == f"broad search: 2000 matching lines in 3 files; {advice}"
 
 
@@ -122,7 +136,10 @@ def test_the_broad_note_never_suggests_the_mode_in_use(mode: Mode, advice: str) 
 def test_the_broad_note_names_only_what_would_narrow(notice: BroadNotice, advice: str) -> None:
     """No path to narrow in a one-file search, no bounded mode for a term of punctuation,
     and -i, when on, is one more way."""
-    assert notice_text(notice) == f"broad search: 2000 matching lines in 3 files; {advice}"
+    assert (
+        spelled(notice_text(notice), COMMAND_LINE)
+        == f"broad search: 2000 matching lines in 3 files; {advice}"
+    )
 
 
 def test_a_listed_path_never_reads_as_a_numbered_line() -> None:

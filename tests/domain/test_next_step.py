@@ -13,7 +13,10 @@ from asrch.domain.next_step import (
     survey_step,
 )
 from asrch.domain.query import Query
-from asrch.render.next_step import command_line, next_lines, pasteable
+from asrch.render.next_step import next_lines
+from asrch.spelling import COMMAND_LINE, TOOL
+
+cli = COMMAND_LINE.argv
 
 
 def test_rows_are_joined_with_any_spelling_of_the_target() -> None:
@@ -27,7 +30,7 @@ def test_rows_are_joined_with_any_spelling_of_the_target() -> None:
 def test_survey_scouts_the_most_selective_term_that_matched() -> None:
     queries = [Query(term=t) for t in ("a", "b", "c", "d")]
     rows = [(10, 2, "src"), (0, 0, None), (3, 2, "docs"), (3, 1, "lib")]
-    assert survey_step(queries, rows) == ("asrch", "scout", "d", "lib")
+    assert cli(survey_step(queries, rows)) == ("asrch", "scout", "d", "lib")
     assert survey_step(queries[:2], [(0, 0, None), (0, 0, None)]) == NO_STEP
 
 
@@ -35,23 +38,29 @@ def test_mode_case_and_filters_are_carried_over_in_order() -> None:
     filters = make_filters(["py"], ["!tests/**", "-odd*"], {"py": ["*.py"]})
     query = Query(term="-x", mode=Mode.WORD, ignore_case=True, filters=filters)
     step = scout_step(query, "src", "a b.py", directory=True)
-    assert step == (
+    assert cli(step) == (
         "asrch", "sample", "--word", "-i", "--type", "py", "--glob", "!tests/**",
         "--glob=-odd*", "--", "-x", "src/a b.py",
     )  # fmt: skip
-    assert shlex.split(command_line(step)) == list(step)
+    assert shlex.split(COMMAND_LINE.line(step)) == list(cli(step))
+    assert TOOL.step(step) == (
+        'sample(query="-x", file="src/a b.py", mode="word", ignore_case=true, '
+        'type=["py"], glob=["!tests/**", "-odd*"])'
+    )
 
 
 def test_a_named_file_is_sampled_as_typed() -> None:
     step = scout_step(Query(term="t"), "./a//b.py", "./a//b.py", directory=False)
-    assert step == ("asrch", "sample", "t", "./a//b.py")
+    assert cli(step) == ("asrch", "sample", "t", "./a//b.py")
 
 
 def test_sample_shows_the_first_match_of_its_page() -> None:
     q = Query(term="t")
 
     def at(pages: int, first: int | None, per_page: int = 3) -> tuple[str, ...]:
-        return sample_step(q, "f", clusters=7, pages=pages, per_page=per_page, first_match=first)
+        return cli(
+            sample_step(q, "f", clusters=7, pages=pages, per_page=per_page, first_match=first)
+        )
 
     assert at(3, 5) == ("asrch", "show", "--line", "5", "t", "f")  # more pages follow
     assert at(3, 50) == ("asrch", "show", "--line", "50", "t", "f")
@@ -62,7 +71,7 @@ def test_sample_shows_the_first_match_of_its_page() -> None:
 
 
 def test_only_a_refused_show_has_a_next_step() -> None:
-    assert show_step(Query(term="t"), "f", refused=True) == ("asrch", "sample", "t", "f")
+    assert cli(show_step(Query(term="t"), "f", refused=True)) == ("asrch", "sample", "t", "f")
     assert show_step(Query(term="t"), "f", refused=False) == NO_STEP
 
 
@@ -70,14 +79,15 @@ def test_a_name_that_cannot_be_pasted_as_one_line_gets_no_step() -> None:
     assert scout_step(Query(term="t"), "src", "a\nb.py", directory=True) == NO_STEP
     assert scout_step(Query(term="t"), "src", "a\udcffb.py", directory=True) == NO_STEP
     too_long = scout_step(Query(term="t" * 900), "src", "a.py", directory=True)
-    assert pasteable(too_long) == NO_STEP
+    assert COMMAND_LINE.step(too_long) is None
 
 
 def test_a_step_whose_line_would_be_cut_is_not_offered() -> None:
     fits = show_step(Query(term="t" * 700), "f", refused=True)
     too_long = show_step(Query(term="t" * 800), "f", refused=True)
-    assert pasteable(fits) == fits
-    assert next_lines(fits) == ["next: " + command_line(fits)]
+    assert COMMAND_LINE.step(fits) == COMMAND_LINE.line(fits)
+    assert next_lines(fits, COMMAND_LINE) == ["next: " + COMMAND_LINE.line(fits)]
     assert too_long != NO_STEP  # the domain chose it; the line rule drops it
-    assert pasteable(too_long) == NO_STEP
-    assert next_lines(too_long) == []
+    assert COMMAND_LINE.step(too_long) is None
+    assert next_lines(too_long, COMMAND_LINE) == []
+    assert next_lines(too_long, TOOL) == []

@@ -1,7 +1,7 @@
 import pytest
 
 from asrch.domain.errors import InputError
-from asrch.domain.modes import Mode, mode_from_flags
+from asrch.domain.modes import Mode
 from asrch.domain.query import has_unescaped_pipe, make_query
 
 
@@ -31,13 +31,6 @@ def test_empty_and_line_break_refused() -> None:
         make_query("", Mode.FIXED)
     with pytest.raises(InputError, match="line break"):
         make_query("a\nb", Mode.FIXED)
-
-
-def test_modes_exclusive() -> None:
-    assert mode_from_flags(word=False, identifier=False, regex=False) is Mode.FIXED
-    assert mode_from_flags(word=False, identifier=True, regex=False) is Mode.IDENTIFIER
-    with pytest.raises(InputError, match="--word and --identifier"):
-        mode_from_flags(word=True, identifier=True, regex=False)
 
 
 def test_short_term_is_code_points_in_fixed_mode() -> None:

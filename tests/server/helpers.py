@@ -113,15 +113,48 @@ def recorded(pids: Path) -> list[int]:
 
 def tool_text(stdout: str) -> str:
     """The command line's answer as a tool answers it: the same text, its `next:` line
-    the call to make instead of the shell command (D37)."""
+    the call to make instead of the shell command (D37). The shell line is read back by
+    the command line's own parser, and written as the tool's call."""
+    import json
     import shlex
 
-    from asrch.domain.next_step import call_of
-    from asrch.render.next_step import call_line
+    from asrch.cli.app import read
+    from asrch.commands.table import COMMANDS
 
+    stdout = _notes_in_tool_words(stdout)
     body, _, last = stdout.rstrip("\n").rpartition("\n")
     if not last.startswith("next: asrch "):
         return stdout
-    call = call_of(tuple(shlex.split(last.removeprefix("next: "))))
-    assert call is not None
-    return f"{body}\nnext: {call_line(call)}\n"
+    name, values = read(shlex.split(last.removeprefix("next: asrch ")))
+    command = COMMANDS[name]
+    mode = next((m for m in ("word", "identifier", "regex") if values.get(m)), None)
+    given = {**values, "mode": mode}
+    order = [a.name for a in command.positionals]
+    order += ["mode", "ignore_case", "clusters", "page", "line", "context", "type", "glob"]
+    keys = {a.name: a.tool_key for a in command.tool_arguments}
+    call = ", ".join(
+        f"{keys[n]}={json.dumps(given[n], ensure_ascii=False)}"
+        for n in order
+        if given.get(n) not in (None, False, [])
+    )
+    return f"{body}\nnext: {name}({call})\n"
+
+
+def _notes_in_tool_words(text: str) -> str:
+    """The `note:` lines with each option the command line spells as a tool names it
+    (D49): `--identifier` is `mode identifier`, `-i` is `ignore_case`."""
+    import re
+
+    from asrch.commands.table import COMMANDS
+    from asrch.domain.words import Reference
+    from asrch.spelling import COMMAND_LINE, TOOL
+
+    names = {a.name: a for c in COMMANDS.values() for a in c.options}
+    words = {
+        COMMAND_LINE.option(a): TOOL.reference(Reference("arg", name)) for name, a in names.items()
+    }
+    flags = re.compile("|".join(rf"(?<![\w-]){re.escape(f)}(?![\w-])" for f in words))
+    return "".join(
+        flags.sub(lambda m: words[m.group(0)], line) if line.startswith("note: ") else line
+        for line in text.splitlines(keepends=True)
+    )

@@ -166,7 +166,7 @@ def test_a_glob_that_does_nothing_is_said_with_how_it_is_anchored(corpus: Path) 
     )
     nothing, everything = (text_of(r) for r in seen.results)
     assert (
-        'note: --glob "net/**" matched no file under src; a glob with a / is matched from the '
+        'note: glob "net/**" matched no file under src; a glob with a / is matched from the '
         'working directory, as rg matches it; from src write "src/net/**"\n'
     ) in nothing
-    assert 'note: --glob "!tests/**" removed no file under src;' in everything
+    assert 'note: glob "!tests/**" removed no file under src;' in everything

@@ -321,7 +321,7 @@ def test_a_bug_is_one_line_and_the_server_goes_on(
     """The safety net of D20: a renderer that raises is a bug in asrch, answered as the
     command line words one (`error: internal error: …`), and the next call is answered."""
 
-    def broken(report: object) -> str:
+    def broken(report: object, spelling: object) -> str:
         raise RuntimeError("renderer broke")
 
     server = build_server([str(corpus)])

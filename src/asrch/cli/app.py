@@ -23,18 +23,20 @@ from asrch.cli.errors import (
     ArgumentError,
     UnknownWordError,
     converter_for,
+    one_mode,
     placeholders,
     refuse_flag_values,
     text_value,
     worded,
 )
 from asrch.cli.help import APP_HELP, COMMAND_HELP
-from asrch.commands.table import COMMANDS, Argument, Command, allows_regex, run
+from asrch.commands.table import COMMANDS, Argument, Command, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
-from asrch.domain.modes import mode_from_flags
+from asrch.domain.words import Spelling
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
+from asrch.spelling import COMMAND_LINE
 
 # Each command imports its own use case and renderer when it runs: an agent calls
 # asrch many times, and start-up is most of a small search (docs/performance.md).
@@ -99,13 +101,7 @@ def _function(command: Command[Any]) -> Callable[..., int]:
 
 
 def _run(command: Command[Any], values: dict[str, Any]) -> int:
-    # The three mode flags are the command line's spelling of one `mode`: one of them.
-    mode_from_flags(
-        word=bool(values.get("word")),
-        identifier=bool(values.get("identifier")),
-        regex=bool(values.get("regex")),
-        allow_regex=allows_regex(command),
-    )
+    one_mode(command, values)
     report = run(command, searcher, values)
     emit(report, command.render, as_json=values.get("format") == "json")
     refused = command.refused_status and bool(getattr(report, "refused", False))
@@ -204,10 +200,11 @@ def write_bytes(stream: Any, data: bytes) -> None:
 Report = TypeVar("Report")
 
 
-def emit(report: Report, render_text: Callable[[Report], str], *, as_json: bool) -> None:
-    """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27)."""
+def emit(report: Report, render_text: Callable[[Report, Spelling], str], *, as_json: bool) -> None:
+    """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27),
+    each spelled as the command line spells (D49)."""
     if not as_json:
-        write(sys.stdout, render_text(report))
+        write(sys.stdout, render_text(report, COMMAND_LINE))
         return
     # Only here, and only for JSON: the text path imports no contract module. The JSON
     # path imports no pydantic either (D41, docs/architecture.md).
@@ -261,7 +258,7 @@ def run_command_line(tokens: Sequence[str]) -> int:
     except ArgumentError as exc:
         usage = _help_for(_command_of(tokens)) if exc.with_help else ""
         # An unknown command or option is named bare, the usage after it (D20).
-        line = exc.message if isinstance(exc, UnknownWordError) else error_line(exc)
+        line = exc.message if isinstance(exc, UnknownWordError) else error_line(exc, COMMAND_LINE)
         write(sys.stderr, line + "\n" + usage)
         return ExitStatus.INPUT
     if name == "mcp":
@@ -285,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return ExitStatus.INTERRUPTED
         if isinstance(exc, OutputError):
             _drop_stdout()
-        _complain(error_line(exc))
+        _complain(error_line(exc, COMMAND_LINE))
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED

@@ -20,7 +20,7 @@ Two rules cyclopts cannot hold, each kept by the smallest shim that does:
 """
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cyclopts.exceptions import (
@@ -33,7 +33,7 @@ from cyclopts.exceptions import (
 )
 from cyclopts.utils import is_option_like
 
-from asrch.commands.table import COMMANDS, Argument
+from asrch.commands.table import COMMANDS, Argument, Command, allows_regex
 from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.text_safety import quote
 
@@ -60,6 +60,23 @@ class UnknownWordError(ArgumentError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, with_help=True)
+
+
+def one_mode(command: Command[Any], values: Mapping[str, Any]) -> None:
+    """The mode flags are the command line's spelling of one `mode` (D11): at most one
+    of them, and `--regex` only where the command's `mode` takes it."""
+    flags = [a for a in command.options if a.kind == "flag" and a.tool_help is None]
+    chosen = [a.spelling for a in flags if values.get(a.name)]
+    if values.get("regex") and not allows_regex(command):
+        raise ArgumentError(
+            f"{command.name} compares fixed terms; --regex is not allowed "
+            "(use --word or --identifier, or scout --regex for one pattern)"
+        )
+    if len(chosen) > 1:
+        raise ArgumentError(
+            f"{' and '.join(chosen)} cannot be combined; choose one of "
+            f"{', '.join(a.spelling for a in flags)} (or none for a fixed string)"
+        )
 
 
 def placeholders(tokens: Sequence[str]) -> list[str]:

@@ -11,6 +11,7 @@ from asrch.domain.sample import (
     scope_lines_of_sample,
     with_sample_scopes,
 )
+from asrch.domain.words import arg
 
 
 def run_sample(
@@ -25,8 +26,8 @@ def run_sample(
 ) -> SampleReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     query = single_query(searcher, term, options)
-    require_range("--clusters", clusters, 1, SAMPLE_CLUSTERS_MAX)
-    require_range("--page", page, 1)
+    require_range(arg("clusters"), clusters, 1, SAMPLE_CLUSTERS_MAX)
+    require_range(arg("page"), page, 1)
     require_file(searcher, file)
     require_kept(query.filters, file)
     scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)

@@ -14,6 +14,7 @@ from asrch.domain.show import (
     with_show_scopes,
 )
 from asrch.domain.text_safety import quote
+from asrch.domain.words import arg
 
 
 def run_show(
@@ -28,7 +29,7 @@ def run_show(
 ) -> ShowReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     query = single_query(searcher, term, options)
-    require_range("--context", context, 0, SHOW_CONTEXT_MAX)
+    require_range(arg("context"), context, 0, SHOW_CONTEXT_MAX)
     require_file(searcher, file)
     require_kept(query.filters, file)
     if line is None:
@@ -48,6 +49,6 @@ def run_show(
 def _require_line(file: str, line: int, last_line: int) -> None:
     if not 1 <= line <= last_line:
         if last_line == 0:
-            raise InputError(f"--line {line} is out of range; {quote(file)} is empty")
+            raise InputError(f"{arg('line')} {line} is out of range; {quote(file)} is empty")
         allowed = f"1-{last_line} (the last line of {quote(file)})"
-        raise OutOfRangeError("--line", line, allowed)
+        raise OutOfRangeError(arg("line"), line, allowed)

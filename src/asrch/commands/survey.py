@@ -12,6 +12,7 @@ from asrch.domain.notices import IdleFilterNotice
 from asrch.domain.ports import PathKind, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
+from asrch.domain.words import arg
 
 
 def run_survey(
@@ -19,7 +20,7 @@ def run_survey(
 ) -> SurveyReport:
     check_survey_size(terms, paths)
     filters = filters_of(searcher, options)
-    queries = [query_of(term, options, filters, what="--term") for term in terms]
+    queries = [query_of(term, options, filters, what=arg("term")) for term in terms]
     missing = []
     kinds: dict[str, PathKind] = {}
     real: dict[str, str] = {}

@@ -29,6 +29,7 @@ from asrch.domain.limits import (
 from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
 from asrch.domain.query import SearchOptions
+from asrch.domain.words import Spelling
 
 if TYPE_CHECKING:
     from asrch.domain.sample import SampleReport
@@ -274,8 +275,8 @@ class Command(NamedTuple, Generic[Report]):
     use_case: Callable[..., Report]
     """Called as `run` says: the searcher, the `argument`s, the `SearchOptions`, the
     `keyword`s by name."""
-    render: Callable[[Report], str]
-    """Its report as the text answer."""
+    render: Callable[[Report, Spelling], str]
+    """Its report as the text answer, spelled for a surface (D49)."""
     refused_status: bool = False
     """Its report may be a refusal (`refused`), exit status 3 (D19)."""
 
@@ -334,10 +335,10 @@ def _survey(searcher: Searcher, *arguments: Any, **keywords: Any) -> "SurveyRepo
     return run_survey(searcher, *arguments, **keywords)
 
 
-def _render_survey(report: "SurveyReport") -> str:
+def _render_survey(report: "SurveyReport", spelling: Spelling) -> str:
     from asrch.render.survey import render_survey
 
-    return render_survey(report)
+    return render_survey(report, spelling)
 
 
 def _scout(searcher: Searcher, *arguments: Any, **keywords: Any) -> "ScoutReport":
@@ -346,10 +347,10 @@ def _scout(searcher: Searcher, *arguments: Any, **keywords: Any) -> "ScoutReport
     return run_scout(searcher, *arguments, **keywords)
 
 
-def _render_scout(report: "ScoutReport") -> str:
+def _render_scout(report: "ScoutReport", spelling: Spelling) -> str:
     from asrch.render.scout import render_scout
 
-    return render_scout(report)
+    return render_scout(report, spelling)
 
 
 def _sample(searcher: Searcher, *arguments: Any, **keywords: Any) -> "SampleReport":
@@ -358,10 +359,10 @@ def _sample(searcher: Searcher, *arguments: Any, **keywords: Any) -> "SampleRepo
     return run_sample(searcher, *arguments, **keywords)
 
 
-def _render_sample(report: "SampleReport") -> str:
+def _render_sample(report: "SampleReport", spelling: Spelling) -> str:
     from asrch.render.sample import render_sample
 
-    return render_sample(report)
+    return render_sample(report, spelling)
 
 
 def _show(searcher: Searcher, *arguments: Any, **keywords: Any) -> "ShowReport":
@@ -370,10 +371,10 @@ def _show(searcher: Searcher, *arguments: Any, **keywords: Any) -> "ShowReport":
     return run_show(searcher, *arguments, **keywords)
 
 
-def _render_show(report: "ShowReport") -> str:
+def _render_show(report: "ShowReport", spelling: Spelling) -> str:
     from asrch.render.show import render_show
 
-    return render_show(report)
+    return render_show(report, spelling)
 
 
 SURVEY: "Command[SurveyReport]" = Command(

@@ -17,7 +17,7 @@ from asrch.contract.values import SCHEMA_VERSION
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
-from asrch.domain.next_step import call_of
+from asrch.domain.next_step import NextStep
 from asrch.domain.notices import Notice as DomainNotice
 from asrch.domain.query import Query
 from asrch.domain.sample import SampleReport
@@ -28,22 +28,13 @@ from asrch.domain.survey import SurveyReport
 from asrch.domain.text_safety import json_path, json_text
 from asrch.render.lines import cap_line
 from asrch.render.narrowing import case_word
-from asrch.render.next_step import pasteable
-from asrch.render.notices import notice_text
-from asrch.render.sample import sample_notes
-from asrch.render.show import show_notes, window
+from asrch.render.notices import notes
+from asrch.render.show import window
 from asrch.render.snippets import scope_line, source_line
+from asrch.spelling import COMMAND_LINE, TOOL
 
 Answer = dict[str, Any]
 """One command's answer as JSON values (its model's fields, in order)."""
-
-
-def _notices(notes: list[tuple[str, str]]) -> tuple[Answer, ...]:
-    return tuple({"kind": kind, "message": message} for kind, message in notes)
-
-
-def _domain_notices(notices: tuple[DomainNotice, ...]) -> tuple[Answer, ...]:
-    return _notices([(n.kind, notice_text(n)) for n in notices])
 
 
 def _rows(rows: tuple[Ranked, ...]) -> tuple[Answer, ...]:
@@ -93,21 +84,17 @@ def _query_head(command: str, query: Query) -> Answer:
     }
 
 
-def _tail(notices: tuple[Answer, ...], step: tuple[str, ...]) -> Answer:
-    """What every answer ends with: its notices and the next step, as argument strings
-    and as an MCP call."""
-    return {"notices": notices, "next": _next(step), "next_call": _next_call(step)}
-
-
-def _next(step: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The text's `next:` step, or none where the text has none (its line too long)."""
-    return pasteable(step) or None
-
-
-def _next_call(step: tuple[str, ...]) -> dict[str, Any] | None:
-    """The same step as an MCP call (D37): `{tool, arguments}`, or none."""
-    call = call_of(pasteable(step))
-    return None if call is None else {"tool": call[0], "arguments": call[1]}
+def _tail(notices: tuple[DomainNotice, ...], step: NextStep) -> Answer:
+    """What every answer ends with: its notices in the surface's words, and the next
+    step as the command line's argument strings and as an MCP call (D37), each none
+    where its `next:` line would be too long."""
+    argv = COMMAND_LINE.argv(step) if COMMAND_LINE.step(step) else ()
+    call = TOOL.call(step) if TOOL.step(step) else None
+    return {
+        "notices": tuple({"kind": k, "message": m} for k, m in notes(notices, COMMAND_LINE)),
+        "next": argv or None,
+        "next_call": None if call is None else {"tool": call[0], "arguments": call[1]},
+    }
 
 
 @singledispatch
@@ -132,7 +119,7 @@ def scout_answer(report: ScoutReport) -> Answer:
             {"path": json_path(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
             for f in report.listed
         ),
-        **_tail(_domain_notices(report.notices), report.next_step),
+        **_tail(report.notices, report.next_step),
     }
 
 
@@ -171,7 +158,7 @@ def survey_answer(report: SurveyReport) -> Answer:
             }
             for section in report.by_path
         ),
-        **_tail(_domain_notices(report.notices), report.next_step),
+        **_tail(report.notices, report.next_step),
     }
 
 
@@ -196,7 +183,7 @@ def sample_answer(report: SampleReport) -> Answer:
             }
             for view in report.shown
         ),
-        **_tail(_notices(sample_notes(report)), report.next_step),
+        **_tail(report.notices, report.next_step),
     }
 
 
@@ -216,5 +203,5 @@ def show_answer(report: ShowReport) -> Answer:
         "last_line": report.last_line if at_line else None,
         "context": report.context,
         "snippets": _snippets(report.snippets),
-        **_tail(_notices(show_notes(report)), report.next_step),
+        **_tail(report.notices, report.next_step),
     }

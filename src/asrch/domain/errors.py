@@ -3,6 +3,7 @@
 from enum import IntEnum
 
 from asrch.domain.text_safety import quote
+from asrch.domain.words import arg, type_list
 
 
 class ExitStatus(IntEnum):
@@ -43,7 +44,8 @@ class EngineError(AsrchError):
 
 
 class OutOfRangeError(InputError):
-    """A number outside what its option allows, worded once from its data."""
+    """A number outside what its option allows, worded once from its data: `name` the
+    argument as a message names it (`asrch.domain.words.arg`)."""
 
     def __init__(self, name: str, value: int, allowed: str) -> None:
         self.name = name
@@ -70,8 +72,7 @@ class UnknownTypeError(InputError):
         self.close = close
         self.known = known
         super().__init__(
-            f"unknown --type {quote(name)}; {self.close_names()}; "
-            f"`asrch --type-list` lists all {known}"
+            f"unknown {arg('type')} {quote(name)}; {self.close_names()}; {type_list(known)}"
         )
 
     def close_names(self) -> str:

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from asrch.domain.errors import InputError, UnknownTypeError
 from asrch.domain.text_safety import quote
+from asrch.domain.words import arg
 
 _ANY_NAME = "[^/]*"
 
@@ -154,11 +155,11 @@ def compile_glob(text: str) -> Glob:
         pattern = pattern[1:]
     if pattern == "":
         raise InputError(
-            f"--glob {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
+            f"{arg('glob')} {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
         )
     if directories_only and not exclude:
         raise InputError(
-            f"--glob {quote(text)} matches directories only, so it keeps no file; "
+            f"{arg('glob')} {quote(text)} matches directories only, so it keeps no file; "
             f"write {quote(text + '**')} for the files under it"
         )
     try:
@@ -166,7 +167,7 @@ def compile_glob(text: str) -> Glob:
         # `**/GLOB` does: mostly a name at any depth (`[!a]` can still span a `/`).
         regex = re.compile(("" if anchored else "(?:.*/)?") + translate(pattern), re.DOTALL)
     except _GlobError as exc:
-        raise InputError(f"--glob {quote(text)} is not a valid glob: {exc}") from None
+        raise InputError(f"{arg('glob')} {quote(text)} is not a valid glob: {exc}") from None
     return Glob(text, exclude, anchored, directories_only, regex)
 
 
@@ -269,10 +270,10 @@ class Filters(NamedTuple):
         only = Filters(type_globs=self.type_globs)
         reasons = []
         if self.type_globs and not only.keeps(path, below=below):
-            reasons.append(" ".join(f"--type {quote(t)}" for t in self.types))
+            reasons.append(" ".join(f"{arg('type')} {quote(t)}" for t in self.types))
         globs = Filters(includes=self.includes, excludes=self.excludes)
         if not globs.keeps(path, below=below):
-            reasons.append(" ".join(f"--glob {quote(g)}" for g in self.globs))
+            reasons.append(" ".join(f"{arg('glob')} {quote(g)}" for g in self.globs))
         return " and ".join(reasons)
 
 

@@ -52,7 +52,7 @@ def idle_filters(filters: Filters, target: str, walked: Sequence[str]) -> list[I
                 spelling = None
         notices.append(
             IdleFilterNotice(
-                option="--glob",
+                option="glob",
                 value=glob.text,
                 path=target,
                 matched_none=matched_none,
@@ -67,7 +67,7 @@ def idle_filters(filters: Filters, target: str, walked: Sequence[str]) -> list[I
         if all(_kept(only_types, target, walked)):
             notices.append(
                 IdleFilterNotice(
-                    option="--type",
+                    option="type",
                     value=" ".join(filters.types),
                     path=target,
                     matched_none=False,

@@ -119,7 +119,7 @@ class IdleFilterNotice(NamedTuple):
     """D38: a `--glob` or `--type` that did nothing to a directory's walked files."""
 
     option: str
-    """`--glob` or `--type`."""
+    """The argument's name: `glob` or `type`."""
     value: str
     """The glob as typed, or the `--type` names joined by spaces."""
     path: str | None

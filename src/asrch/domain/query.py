@@ -7,6 +7,7 @@ from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import SHORT_TERM
 from asrch.domain.modes import Mode
 from asrch.domain.text_safety import quote
+from asrch.domain.words import arg, call
 
 
 class Query(NamedTuple):
@@ -66,7 +67,8 @@ def make_query(
     ignore_case: bool = False,
     filters: Filters = NO_FILTERS,
 ) -> Query:
-    """Validate one term; `what` names it in messages (`query` or `--term`)."""
+    """Validate one term; `what` names it in messages (`query`, or `--term` as a
+    reference: `asrch.domain.words`)."""
     if term == "":
         raise InputError(f"empty {what}; give a non-empty search term")
     if "\n" in term:
@@ -75,7 +77,7 @@ def make_query(
         raise InputError(f"{what} contains a line break; asrch matches within one line")
     if mode is Mode.REGEX and has_unescaped_pipe(term):
         raise InputError(
-            f"--regex {what} {quote(term)} contains an unescaped '|'; compare alternatives "
-            "with survey --term A --term B; a literal | is written \\|"
+            f"{arg('regex')} {what} {quote(term)} contains an unescaped '|'; compare "
+            f"alternatives with {call('survey', term=('A', 'B'))}; a literal | is written \\|"
         )
     return Query(term=term, mode=mode, ignore_case=ignore_case, filters=filters)

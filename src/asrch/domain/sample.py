@@ -5,7 +5,7 @@ from typing import NamedTuple
 from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.lines import FileScan, Scope, SourceLine
-from asrch.domain.next_step import NO_STEP, Step, sample_step
+from asrch.domain.next_step import NO_STEP, NextStep, sample_step
 from asrch.domain.notices import Notice, PastEndNotice, RetentionNotice, search_notices
 from asrch.domain.query import Query
 
@@ -36,7 +36,7 @@ class SampleReport(NamedTuple):
     pages: int
     shown: tuple[ClusterView, ...]
     notices: tuple[Notice, ...]
-    next_step: Step = NO_STEP
+    next_step: NextStep = NO_STEP
 
     @property
     def past_end(self) -> bool:

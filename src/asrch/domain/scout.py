@@ -5,7 +5,7 @@ from typing import Literal, NamedTuple
 from asrch.domain.counting import FileCount, Ranked, Tally, relative_to, top_directories, top_files
 from asrch.domain.limits import SCOUT_LIST_MAX, TOP_N
 from asrch.domain.lines import SourceLine
-from asrch.domain.next_step import NO_STEP, Step, joined, scout_step
+from asrch.domain.next_step import NO_STEP, NextStep, joined, scout_step
 from asrch.domain.notices import Notice, search_notices
 from asrch.domain.query import Query
 
@@ -59,7 +59,7 @@ class ScoutReport(NamedTuple):
     top_directories: tuple[Ranked, ...]
     top_files: tuple[Ranked, ...]
     notices: tuple[Notice, ...]
-    next_step: Step = NO_STEP
+    next_step: NextStep = NO_STEP
     kinds: tuple[KindCount, ...] = ()
     """Every kind that matched, in `KINDS` order; the text prints them from 2 kinds on."""
     listed: tuple[ListedFile, ...] = ()

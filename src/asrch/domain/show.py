@@ -6,7 +6,7 @@ from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SHOW_MAX_MATCHES
 from asrch.domain.lines import FileScan, FileWindow, Scope, SourceLine
-from asrch.domain.next_step import NO_STEP, Step, show_step
+from asrch.domain.next_step import NO_STEP, NextStep, show_step
 from asrch.domain.notices import (
     Notice,
     RefusedNotice,
@@ -31,7 +31,7 @@ class ShowReport(NamedTuple):
     last_line: int | None = None
     snippets: tuple[Snippet, ...] = ()
     notices: tuple[Notice, ...] = ()
-    next_step: Step = NO_STEP
+    next_step: NextStep = NO_STEP
 
 
 def _snippets(

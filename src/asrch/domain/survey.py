@@ -8,7 +8,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
 from asrch.domain.modes import Mode
-from asrch.domain.next_step import NO_STEP, Step, survey_step
+from asrch.domain.next_step import NO_STEP, NextStep, survey_step
 from asrch.domain.notices import (
     BinaryNotice,
     BroadNotice,
@@ -24,6 +24,7 @@ from asrch.domain.notices import (
 from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
+from asrch.domain.words import each, given
 
 
 class TermTotal(NamedTuple):
@@ -62,13 +63,16 @@ class SurveyReport(NamedTuple):
     notices: tuple[Notice, ...]
     ignore_case: bool = False
     filters: Filters = NO_FILTERS
-    next_step: Step = NO_STEP
+    next_step: NextStep = NO_STEP
 
 
 def check_survey_size(terms: Sequence[str], paths: Sequence[str]) -> None:
     """Both bounds are checked together, so both violations are said at once."""
     if not terms:
-        raise InputError(f"survey needs at least one --term (1-{MAX_TERMS}), e.g. --term connect")
+        raise InputError(
+            f"survey needs at least one {each('term')} (1-{MAX_TERMS}), "
+            f"e.g. {given('term', 'connect')}"
+        )
     problems = []
     if len(terms) > MAX_TERMS:
         problems.append(f"{len(terms)} terms given, at most {MAX_TERMS} allowed")

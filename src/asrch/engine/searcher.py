@@ -10,6 +10,7 @@ from asrch.domain.errors import EngineError, InputError
 from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, PathStatus
 from asrch.domain.text_safety import quote
+from asrch.domain.words import arg
 from asrch.engine.binary import resolve_rg
 from asrch.engine.process import HERE, Children, Launch
 from asrch.engine.stderr import RgRefusedError
@@ -90,7 +91,7 @@ class RipgrepSearcher:
         if reason is None or self._refusal(Query(term="x")) is not None:
             return complaint
         if query.mode is Mode.REGEX:
-            return InputError(f"invalid --regex query {quote(query.term)}: {reason}")
+            return InputError(f"invalid {arg('regex')} query {quote(query.term)}: {reason}")
         return InputError(f"rg cannot search for {quote(query.term)}: {reason}")
 
     def _refusal(self, query: Query) -> str | None:

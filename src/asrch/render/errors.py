@@ -6,13 +6,15 @@ command line's stderr, a tool's error result) add it here, so both say the same 
 
 from asrch.domain.errors import AsrchError
 from asrch.domain.text_safety import quote
+from asrch.domain.words import Spelling, spelled
 
 PREFIX = "error: "
 
 
-def error_line(error: AsrchError) -> str:
-    """The line an error prints, without its newline."""
-    return PREFIX + error.message
+def error_line(error: AsrchError, spelling: Spelling) -> str:
+    """The line an error prints, without its newline, its arguments as the surface
+    spells them (D49)."""
+    return PREFIX + spelled(error.message, spelling)
 
 
 def internal_error_line(exc: BaseException) -> str:

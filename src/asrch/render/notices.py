@@ -1,4 +1,7 @@
-"""The wording of notices (D6): each names the concrete next step."""
+"""The wording of notices (D6): each names the concrete next step, its arguments named
+by reference (`asrch.domain.words`) for the surface to spell (D49)."""
+
+from collections.abc import Sequence
 
 from asrch.domain.boundaries import word_part
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
@@ -22,6 +25,7 @@ from asrch.domain.notices import (
     SkippedNotice,
 )
 from asrch.domain.text_safety import quote
+from asrch.domain.words import Spelling, arg, spelled
 
 
 def _for(term: str | None) -> str:
@@ -43,7 +47,7 @@ def _and(values: tuple[str, ...]) -> str:
 
 
 def _loose_boundary(notice: LooseBoundaryNotice) -> str:
-    flag = f"--{notice.mode.value}"
+    flag = arg(notice.mode.value)
     kind = (
         "a non-word character" if notice.mode is Mode.WORD else "a character outside [A-Za-z0-9_]"
     )
@@ -65,7 +69,7 @@ def _loose_boundary(notice: LooseBoundaryNotice) -> str:
 
 def _idle_filter(notice: IdleFilterNotice) -> str:
     """D38: what the filter did not do, and for a glob with a `/`, how it is anchored."""
-    named = f"{notice.option} {quote(notice.value)}"
+    named = f"{arg(notice.option)} {quote(notice.value)}"
     under = " under any path searched" if notice.path is None else f" under {quote(notice.path)}"
     did = "matched no file" if notice.matched_none else "removed no file"
     said = f"{named} {did}{under}"
@@ -81,16 +85,16 @@ def _narrower(notice: BroadNotice) -> str:
     """What would narrow a broad search: never the mode already in use, never the path of
     a one-file search, never a bounded mode for a term it could not bound; -i when on."""
     fixed = notice.mode is Mode.FIXED
-    where = "narrow the path" if fixed else "narrow the path (or --type / --glob)"
+    where = "narrow the path" if fixed else f"narrow the path (or {arg('type')} / {arg('glob')})"
     if notice.mode is Mode.REGEX:
         what = "use a more specific pattern"
     elif fixed and notice.bounded_narrows:
-        what = "use a longer term or --identifier / --word"
+        what = f"use a longer term or {arg('identifier')} / {arg('word')}"
     else:
         what = "use a longer term"
     ways = [what] if notice.one_file else [where, what]
     if notice.ignore_case:
-        ways.append("drop -i")
+        ways.append(f"drop {arg('ignore_case')}")
     return ", or ".join(ways)
 
 
@@ -100,8 +104,9 @@ def notice_text(notice: Notice) -> str:
             at_least = "at least " if notice.capped else ""
             return (
                 f"refused: {at_least}{notice.matches} matching lines, more than the "
-                f"{SHOW_MAX_MATCHES} show prints; narrow the term (a longer term, --identifier "
-                "or --word), or run sample and then show --line N"
+                f"{SHOW_MAX_MATCHES} show prints; narrow the term (a longer term, "
+                f"{arg('identifier')} or {arg('word')}), or run sample and then show "
+                f"{arg('line')} N"
             )
         case PastEndNotice():
             return f"page {notice.page} is past the last page; valid pages: 1-{notice.pages}"
@@ -128,7 +133,7 @@ def notice_text(notice: Notice) -> str:
         case ShortTermNotice():
             return (
                 f"short term {quote(notice.term)} also matches inside longer words; "
-                "try --identifier or --word for a bounded search"
+                f"try {arg('identifier')} or {arg('word')} for a bounded search"
             )
         case LooseBoundaryNotice():
             return _loose_boundary(notice)
@@ -143,7 +148,7 @@ def notice_text(notice: Notice) -> str:
             at_least = "at least " if notice.capped else ""
             return f"{at_least}{notice.files} binary {_files_word(notice.files)} skipped"
         case NoMatchNotice(directory=True):
-            among = " in the files --type / --glob keep" if notice.filtered else ""
+            among = f" in the files {arg('type')} / {arg('glob')} keep" if notice.filtered else ""
             return (
                 f"no matches{among}; not searched: ignored and binary files, hidden ones no "
                 "ignore file re-includes, "
@@ -185,5 +190,11 @@ def notice_text(notice: Notice) -> str:
             )
 
 
-def notice_lines(notices: tuple[Notice, ...] | list[Notice]) -> list[str]:
-    return [f"note: {notice_text(n)}" for n in notices]
+def notes(notices: Sequence[Notice], spelling: Spelling) -> list[tuple[str, str]]:
+    """Each notice's kind and words, as the surface spells them: the JSON answer's
+    notices, in the text's order."""
+    return [(n.kind, spelled(notice_text(n), spelling)) for n in notices]
+
+
+def notice_lines(notices: Sequence[Notice], spelling: Spelling) -> list[str]:
+    return [f"note: {message}" for _, message in notes(notices, spelling)]

@@ -1,23 +1,19 @@
 """`sample` report to text: a `sample:` block, then each cluster of the page."""
 
 from asrch.domain.sample import SampleReport
+from asrch.domain.words import Spelling
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
-from asrch.render.notices import notice_text
+from asrch.render.notices import notice_lines
 from asrch.render.snippets import Trail, shown_path, snippet_lines
 from asrch.render.toon import Scalar, block, count
-
-
-def sample_notes(report: SampleReport) -> list[tuple[str, str]]:
-    """(kind, message) of every note, in the order the text prints them."""
-    return [(n.kind, notice_text(n)) for n in report.notices]
 
 
 def _hits(n: int) -> str:
     return f"{n} hit" if n == 1 else f"{n} hits"
 
 
-def render_sample(report: SampleReport) -> str:
+def render_sample(report: SampleReport, spelling: Spelling) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
         *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
@@ -37,6 +33,6 @@ def render_sample(report: SampleReport) -> str:
             f"cluster {view.number}/{report.clusters}) =="
         )
         lines += snippet_lines(view.snippets, trail)
-    lines += [f"note: {message}" for _, message in sample_notes(report)]
-    lines += next_lines(report.next_step)
+    lines += notice_lines(report.notices, spelling)
+    lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"

@@ -2,6 +2,7 @@
 
 from asrch.domain.scout import ListedFile, ScoutReport
 from asrch.domain.text_safety import quote
+from asrch.domain.words import Spelling
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
@@ -28,7 +29,7 @@ def listing_lines(listed: tuple[ListedFile, ...]) -> list[str]:
     return out
 
 
-def render_scout(report: ScoutReport) -> str:
+def render_scout(report: ScoutReport, spelling: Spelling) -> str:
     lines = block(
         "scout",
         [
@@ -47,6 +48,6 @@ def render_scout(report: ScoutReport) -> str:
         kinds = [(k.kind, k.matches, k.files) for k in report.kinds]
         lines += table("kinds", ("kind", "matches", "files"), kinds)
     lines += listing_lines(report.listed)
-    lines += notice_lines(report.notices)
-    lines += next_lines(report.next_step)
+    lines += notice_lines(report.notices, spelling)
+    lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"

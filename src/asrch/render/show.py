@@ -2,16 +2,12 @@
 
 from asrch.domain.limits import SHOW_CONTEXT_DEFAULT
 from asrch.domain.show import ShowReport
+from asrch.domain.words import Spelling
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
-from asrch.render.notices import notice_text
+from asrch.render.notices import notice_lines
 from asrch.render.snippets import snippet_lines
 from asrch.render.toon import Scalar, block, count
-
-
-def show_notes(report: ShowReport) -> list[tuple[str, str]]:
-    """(kind, message) of every note, in the order the text prints them."""
-    return [(n.kind, notice_text(n)) for n in report.notices]
 
 
 def window(report: ShowReport, line: int) -> tuple[int, int]:
@@ -21,7 +17,7 @@ def window(report: ShowReport, line: int) -> tuple[int, int]:
     return report.snippets[0].lines[0].number, report.snippets[-1].lines[-1].number
 
 
-def render_show(report: ShowReport) -> str:
+def render_show(report: ShowReport, spelling: Spelling) -> str:
     fields: list[tuple[str, Scalar]] = [
         ("query", report.query.term),
         *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
@@ -41,6 +37,6 @@ def render_show(report: ShowReport) -> str:
         fields.append(("context", report.context))
     lines = block("show", fields)
     lines += snippet_lines(report.snippets)
-    lines += [f"note: {message}" for _, message in show_notes(report)]
-    lines += next_lines(report.next_step)
+    lines += notice_lines(report.notices, spelling)
+    lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 """`survey` report to text."""
 
 from asrch.domain.survey import SurveyReport
+from asrch.domain.words import Spelling
 from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
 from asrch.render.notices import notice_lines
@@ -11,7 +12,7 @@ def _repeated(values: tuple[str, ...]) -> bool:
     return len(set(values)) < len(values)
 
 
-def render_survey(report: SurveyReport) -> str:
+def render_survey(report: SurveyReport, spelling: Spelling) -> str:
     fields: list[tuple[str, Scalar]] = []
     if _repeated(report.terms) or _repeated(report.paths):
         # Only then do the rows not tell how many were given (D33).
@@ -48,6 +49,6 @@ def render_survey(report: SurveyReport) -> str:
             ],
             indent="    ",
         )
-    lines += notice_lines(report.notices)
-    lines += next_lines(report.next_step)
+    lines += notice_lines(report.notices, spelling)
+    lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"

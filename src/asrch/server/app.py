@@ -43,6 +43,7 @@ from asrch.render.lines import printed
 from asrch.server.arguments import input_schema, read_arguments
 from asrch.server.roots import Roots
 from asrch.server.tools import Work, work
+from asrch.spelling import TOOL
 
 INSTRUCTIONS = (
     "asrch narrows a code search in small, exact answers: survey, scout, sample, show. "
@@ -92,7 +93,7 @@ class Calls:
             structured = validated(answer(answered.report)).model_dump(mode="json")
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
-            return _refusal(error_line(exc))
+            return _refusal(error_line(exc, TOOL))
         except Exception as exc:  # a bug: one line, as the command line says it (D20)
             return _refusal(internal_error_line(exc))
 
@@ -130,11 +131,11 @@ def build_server(roots: Roots | Sequence[str], *, rg: str | None = None) -> Serv
             unknown = InputError(
                 f"unknown tool: {quote(name)}; the tools are {', '.join(COMMANDS)}"
             )
-            return _refusal(error_line(unknown))
+            return _refusal(error_line(unknown, TOOL))
         try:
             given = read_arguments(name, params.arguments)
         except AsrchError as exc:
-            return _refusal(error_line(exc))
+            return _refusal(error_line(exc, TOOL))
         return await calls.answer(work(name, confined, given))
 
     return Server(

@@ -15,15 +15,13 @@ naming the argument as the tool names it (`clusters 9 is out of range 1-5`), nev
 the command line spells it.
 """
 
-import copy
 import json
-import re
 from collections.abc import Mapping
 from difflib import get_close_matches
 from typing import Any
 
 from asrch.commands.table import COMMANDS, Argument, Command
-from asrch.domain.errors import AsrchError, InputError, OutOfRangeError, UnknownTypeError
+from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.text_safety import quote
 
 
@@ -146,50 +144,3 @@ def read_arguments(name: str, given: Mapping[str, Any] | None) -> dict[str, Any]
             continue
         values[key] = _read_one(argument, given[key])
     return values
-
-
-def _flag_words(command: Command[Any]) -> list[tuple[re.Pattern[str], str]]:
-    """Each command-line spelling of the command's options, and the tool's words."""
-    pairs = [
-        ("at least one --term", "at least one term in terms"),
-        ("e.g. --term connect", 'e.g. terms: ["connect"]'),
-        ("survey --term A --term B", 'survey(terms=["A", "B"])'),
-    ]
-    for argument in command.arguments:
-        if argument.positional or argument.cli is None:
-            continue
-        if argument.tool_help is None:  # a mode flag: the tool's `mode` word
-            if argument.kind == "flag" and argument.role == "search":
-                pairs.append((argument.spelling, f"mode {argument.name}"))
-            continue
-        pairs.append((argument.spelling, argument.tool_key))
-    return [(re.compile(rf"(?<![\w-]){re.escape(flag)}(?![\w-])"), word) for flag, word in pairs]
-
-
-def unknown_type_for_tools(error: UnknownTypeError) -> str:
-    """What an agent with tools only can do about an unknown type: the close names, the
-    names being ripgrep's (it cannot run `asrch --type-list`), or a glob instead."""
-    return (
-        f"unknown type {quote(error.name)}; {error.close_names()}; type takes one of "
-        f"ripgrep's {error.known} type names (rg --type-list), or narrow with glob instead"
-    )
-
-
-def in_tool_words(error: AsrchError, name: str) -> AsrchError:
-    """`error` as a tool call must say it: its arguments named as the tool names them
-    (`clusters`, `terms`, `mode regex`), never as command-line flags (D37)."""
-    command = COMMANDS[name]
-    if isinstance(error, OutOfRangeError):
-        spelled = {a.spelling: a.tool_key for a in command.arguments if a.tool_help is not None}
-        return OutOfRangeError(spelled.get(error.name, error.name), error.value, error.allowed)
-    if isinstance(error, UnknownTypeError):
-        return InputError(unknown_type_for_tools(error))
-    message = error.message
-    for flag, word in _flag_words(command):
-        message = flag.sub(word, message)
-    if message == error.message:
-        return error
-    reworded = copy.copy(error)  # the same kind of error, with its exit status
-    reworded.message = message
-    reworded.args = (message,)
-    return reworded

@@ -12,11 +12,9 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from asrch.commands.table import COMMANDS, Command, run
-from asrch.domain.errors import AsrchError
 from asrch.domain.ports import Searcher
-from asrch.render.next_step import as_call
-from asrch.server.arguments import in_tool_words
 from asrch.server.roots import Roots, refuse_nul
+from asrch.spelling import TOOL
 
 
 class Answered(NamedTuple):
@@ -40,7 +38,7 @@ def checked(command: Command[Any], roots: Roots, given: Mapping[str, Any]) -> di
             items = [value] if isinstance(value, str) else list(value)
             if argument.check == "text":
                 for item in items:
-                    refuse_nul(item, argument.shown)
+                    refuse_nul(item, argument.shown if argument.positional else argument.tool_key)
             else:
                 # The use case gets what was checked (issue 20, item 9: `Roots.confine`).
                 confined = [roots.confine(item, argument.shown) for item in items]
@@ -54,13 +52,9 @@ def work(name: str, roots: Roots, given: Mapping[str, Any]) -> Work:
     command = COMMANDS[name]
 
     def answer(searcher: Searcher) -> Answered:
-        try:
-            values = checked(command, roots, given)
-            report = run(command, searcher, values)
-        except AsrchError as exc:  # the use case's words, with the tool's names (D37)
-            raise in_tool_words(exc, name) from None
-        text = command.render(report)
-        # The next step as the call to make, not a shell line (D37).
-        return Answered(report, as_call(text, getattr(report, "next_step", ())))
+        values = checked(command, roots, given)
+        report = run(command, searcher, values)
+        # Spelled as a tool's: arguments by the tool's names, the next step a call (D37).
+        return Answered(report, command.render(report, TOOL))
 
     return answer
