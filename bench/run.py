@@ -26,6 +26,20 @@ never below the kernel's per-process peak).
 
 `--only TEXT` (repeatable) keeps the rows whose name holds one of the TEXTs, e.g.
 `--scenario large --only survey` for the survey rows alone.
+
+Each row is printed beside the previous release's figure for it (`bench/release.json`,
+`rel`), as `best`: the fastest asrch run over the fastest baseline run of the same run
+(a faster or slower machine moves both sides; load only ever adds time, so minimums
+move least). A guarded row (`g`) whose best is more than 20 % above the release's
+fails loudly: a `REGRESSION` line per row on stderr and exit status 1 (issue 34: survey
+lost 2.5x between two landings and no row said so). The figures are recorded by
+running the same rows with the release's checkout:
+
+    python -m bench.run --scenario large --only survey --asrch-src /tmp/asrch-0.1.0 \
+        --record-release "0.1.0 (e856f80)"
+
+(`--asrch-src DIR` runs `DIR/src`'s asrch with this interpreter; `--record-release
+LABEL` writes the rows measured into bench/release.json under that label.)
 """
 
 import argparse
@@ -51,6 +65,10 @@ RG = resolve_rg()
 PY = sys.executable
 _SCRIPT = Path(PY).parent / "asrch"
 ASRCH = [str(_SCRIPT)] if _SCRIPT.exists() else [PY, "-m", "asrch"]
+RELEASE = Path(__file__).with_name("release.json")
+"""The previous release's figure for each row, by row name (`--record-release`)."""
+REGRESSION_MARGIN = 1.2
+"""A guarded row fails when its raw ratio exceeds the release's by more than 20 %."""
 FLOOR = [PY, "-c", "import cyclopts; from pydantic import BaseModel"]
 BARE_FLOOR = [PY, "-c", "import cyclopts, pydantic"]
 CYCLOPTS_FLOOR = [PY, "-c", "import cyclopts"]
@@ -163,6 +181,8 @@ class Scenario:
     peak RSS / this; its target is a multiple)."""
     memory_target_mb: float | None = None
     """A bound on the row's peak memory (RSS + scratch), beside its time target."""
+    guard: bool = False
+    """Fail loudly when the raw ratio exceeds the previous release's by > 20 %."""
 
 
 @dataclass
@@ -180,6 +200,14 @@ class Row:
     raw_ratio: float = 0.0
     """asrch / baseline, nothing subtracted."""
     baseline_rss_mb: float = 0.0
+    best_raw_ratio: float = 0.0
+    """min(asrch) / min(baseline): what the release guard compares (the load on a shared
+    machine only ever adds time; minimums move least)."""
+    release_raw_ratio: float | None = None
+    """The previous release's `best_raw_ratio` on this row (bench/release.json)."""
+    guard: bool = False
+    regressed: bool = False
+    """Guarded, and slower than the release's figure by more than 20 %."""
 
 
 def rg_count(term: str, path: str) -> list[str]:
@@ -214,7 +242,18 @@ def large_scenarios() -> list[Scenario]:
     long_line = str(trees.one_long_line())
     long_show = trees.long_line_file()
     survey = [*ASRCH, "survey", *(f"--term={t}" for t in SURVEY_TERMS)]
+    installed = str(trees.stdlib())
     return [
+        Scenario(
+            # Issue 34: the interpreter's whole lib folder as installed (site-packages and
+            # __pycache__ included: 941 MB, 18,774 binary files here), where survey lost
+            # 2.5x unseen: the text-only `large` tree has no binary file.
+            "survey 12 x 1, installed lib vs one-pass rg -e x12",
+            [*survey, installed],
+            [rg_count_all(SURVEY_TERMS, [installed])],
+            1.5,
+            guard=True,
+        ),
         Scenario(
             "scout rare term (Tkinter), large vs rg --count",
             [*ASRCH, "scout", "Tkinter", big],
@@ -232,6 +271,7 @@ def large_scenarios() -> list[Scenario]:
             [*survey, big],
             [rg_count_all(SURVEY_TERMS, [big])],
             1.5,
+            guard=True,
         ),
         Scenario(
             "survey 12 x 3 nested, large vs one-pass rg -e x12",
@@ -302,6 +342,7 @@ def scenarios(work: Path) -> list[Scenario]:
             [*ASRCH, "survey", *(f"--term={t}" for t in SURVEY_TERMS), *survey_paths],
             [rg_count(t, p) for t in SURVEY_TERMS for p in survey_paths],
             1.0,
+            guard=True,
         ),
         Scenario(
             "sample, 60k-match file vs rg --json",
@@ -448,22 +489,95 @@ def measure(scenario: Scenario, repeat: int, *, tree_rss: bool = False) -> Row:
         rss,
         am / bm,
         max(t.max_rss_kb for t in b) / 1024,
+        best_raw_ratio=min(t.seconds for t in a) / min(t.seconds for t in b),
+        guard=scenario.guard,
     )
+
+
+def release_figures(path: Path = RELEASE) -> tuple[str, dict[str, dict[str, float]]]:
+    """(the release's label, its figures by row name); nothing recorded: ("", {})."""
+    if not path.exists():
+        return "", {}
+    data = json.loads(path.read_text())
+    return str(data["release"]), dict(data["rows"])
+
+
+def beside_release(rows: list[Row], figures: dict[str, dict[str, float]]) -> list[Row]:
+    """Each row with the release's best raw ratio for it; a guarded row more than 20 %
+    slower than it (min asrch / min baseline against the release's) is marked regressed."""
+    out = []
+    for r in rows:
+        figure = figures.get(r.name)
+        if figure is None:
+            out.append(r)
+            continue
+        rel = float(figure["best_ratio"])
+        out.append(
+            replace(
+                r,
+                release_raw_ratio=rel,
+                regressed=r.guard and r.best_raw_ratio > REGRESSION_MARGIN * rel,
+            )
+        )
+    return out
+
+
+def record_release(rows: list[Row], label: str, path: Path = RELEASE) -> None:
+    """Write the rows' figures as the previous release's (kept: other rows already there)."""
+    recorded, figures = release_figures(path)
+    if label != recorded:
+        figures = {}
+    for r in rows:
+        figures[r.name] = {
+            "best_ratio": round(r.best_raw_ratio, 3),
+            "asrch_ms": round(r.asrch_ms, 1),
+            "baseline_ms": round(r.baseline_ms, 1),
+        }
+    path.write_text(json.dumps({"release": label, "rows": figures}, indent=2) + "\n")
+
+
+def release_lines(rows: list[Row], label: str) -> list[str]:
+    """What the table says of the release's figures: which it is, and each regression."""
+    if not label:
+        return ["release: no figures recorded (bench/release.json)"]
+    lines = [
+        f"rel: min asrch / min base of release {label} on the same row "
+        f"(bench/release.json); guard (g): a row whose best > {REGRESSION_MARGIN:.1f}x rel fails"
+    ]
+    lines += [
+        f"REGRESSION: {r.name}: min asrch / min base {r.best_raw_ratio:.2f} > "
+        f"{REGRESSION_MARGIN:.1f} x "
+        f"{r.release_raw_ratio:.2f} (release {label})"
+        for r in rows
+        if r.regressed
+    ]
+    return lines
+
+
+def _rel(r: Row) -> str:
+    """best (this run's min asrch / min base) and rel (the release's), marked."""
+    mark = "!" if r.regressed else ("g" if r.guard else " ")
+    rel = "-" if r.release_raw_ratio is None else f"{r.release_raw_ratio:.2f}"
+    return f"{r.best_raw_ratio:6.2f} {rel:>6}{mark}"
 
 
 def table(rows: list[Row]) -> str:
     head = (
         f"{'scenario':52} {'asrch':>7} {'base':>7} {'floor':>7} {'bare':>7} {'ratio':>6} "
-        f"{'target':>6}  ok  {'ratio*':>6} {'RSS MB':>6}"
+        f"{'target':>6}  ok  {'ratio*':>6} {'RSS MB':>6} {'raw':>6} {'best':>6} {'rel':>7}"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(
             f"{r.name:52} {r.asrch_ms:7.1f} {r.baseline_ms:7.1f} {r.floor_ms:7.1f} "
             f"{r.bare_floor_ms:7.1f} {r.ratio:6.2f} {r.target:6.2f}  "
-            f"{'yes' if r.ok else 'NO ':3} {r.bare_ratio:6.2f} {r.asrch_rss_mb:6.1f}"
+            f"{'yes' if r.ok else 'NO ':3} {r.bare_ratio:6.2f} {r.asrch_rss_mb:6.1f} "
+            f"{r.raw_ratio:6.2f} {_rel(r)}"
         )
-    lines.append("times: medians in ms; ratio: against floor; ratio*: against the bare floor")
+    lines.append(
+        "times: medians in ms; ratio: against floor; ratio*: against the bare floor; "
+        "raw: asrch / base; best: min asrch / min base; rel: the release's best"
+    )
     if not rows:
         return "\n".join([*lines, "no scenario chosen (--only)"])
     peak = max(r.asrch_rss_mb for r in rows)
@@ -477,18 +591,20 @@ def table(rows: list[Row]) -> str:
 def large_table(rows: list[Row]) -> str:
     head = (
         f"{'scenario':52} {'asrch':>7} {'base':>7} {'floor':>7} {'ratio':>6} {'raw':>6} "
-        f"{'target':>6}  ok  {'RSS MB':>6} {'rg MB':>6}"
+        f"{'target':>6}  ok  {'RSS MB':>6} {'rg MB':>6} {'best':>6} {'rel':>7}"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(
             f"{r.name:52} {r.asrch_ms:7.1f} {r.baseline_ms:7.1f} {r.floor_ms:7.1f} "
             f"{r.ratio:6.2f} {r.raw_ratio:6.2f} {r.target:6.2f}  "
-            f"{'yes' if r.ok else 'NO ':3} {r.asrch_rss_mb:6.1f} {r.baseline_rss_mb:6.1f}"
+            f"{'yes' if r.ok else 'NO ':3} {r.asrch_rss_mb:6.1f} {r.baseline_rss_mb:6.1f} "
+            f"{_rel(r)}"
         )
     lines.append(
         "times: medians in ms; ratio: (asrch - floor) / base; raw: asrch / base; "
-        "RSS: asrch + its rg children at peak; rg MB: the baseline's"
+        "RSS: asrch + its rg children at peak; rg MB: the baseline's; "
+        "best: min asrch / min base; rel: the release's best (g: guarded, !: regressed)"
     )
     if not rows:
         return "\n".join([*lines, "no scenario chosen (--only)"])
@@ -506,23 +622,47 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--scenario", choices=("default", "large"), default="default")
     parser.add_argument("--only", action="append", default=[], metavar="TEXT")
+    parser.add_argument("--asrch-src", type=Path, default=None, metavar="DIR")
+    parser.add_argument("--record-release", default=None, metavar="LABEL")
     args = parser.parse_args()
+    if args.asrch_src is not None:
+        # Another checkout's asrch (a release's), run with this interpreter.
+        ASRCH[:] = [PY, "-m", "asrch"]
+        os.environ["PYTHONPATH"] = str(args.asrch_src.resolve() / "src")
+    label, figures = release_figures()
+    failed = False
+
+    def judged(rows: list[Row]) -> list[Row]:
+        nonlocal failed
+        if args.record_release:
+            record_release(rows, args.record_release)
+            return rows
+        rows = beside_release(rows, figures)
+        failed = failed or any(r.regressed for r in rows)
+        return rows
+
+    def verdict() -> None:
+        for line in release_lines(rows, label):
+            print(line, file=sys.stderr if line.startswith("REGRESSION") else sys.stdout)
+        if failed:
+            sys.exit(1)
 
     def chosen(rows: list[Scenario]) -> list[Scenario]:
         return [s for s in rows if not args.only or any(t in s.name for t in args.only)]
 
     if args.scenario == "large":
         out = args.json or Path("bench/results/large.json")
-        rows = [measure(s, args.repeat, tree_rss=True) for s in chosen(large_scenarios())]
+        rows = judged([measure(s, args.repeat, tree_rss=True) for s in chosen(large_scenarios())])
         print(large_table(rows))
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps([asdict(r) for r in rows], indent=2) + "\n")
         print(f"written: {out}")
+        verdict()
         return
     args.json = args.json or Path("bench/results/latest.json")
     with tempfile.TemporaryDirectory(prefix="asrch-bench-") as tmp:
         text = scenarios(Path(tmp))
-        rows = [measure(s, args.repeat) for s in chosen([*text, *json_scenarios(text)])]
+        rows = judged([measure(s, args.repeat) for s in chosen([*text, *json_scenarios(text)])])
         startup = measure_startup(Path(tmp), args.repeat)
     print(table(rows))
     print(startup_table(startup))
@@ -531,6 +671,7 @@ def main() -> None:
     startup_json = args.json.with_name("startup.json")
     startup_json.write_text(json.dumps(asdict(startup), indent=2) + "\n")
     print(f"written: {args.json}, {startup_json}")
+    verdict()
 
 
 if __name__ == "__main__":
