@@ -10,6 +10,7 @@ neither counted nor failed to read. Every name is rg's bytes, whatever the encod
 
 import os
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
 from asrch.domain.counting import FileCount, Tally
@@ -269,10 +270,12 @@ def cut_at_cap(
     *,
     cap: int,
     binary: list[bytes] | None = None,
+    binary_order: list[bytes] | None = None,
 ) -> Tally:
     """The Tally of a scan of `found` (paths as rg printed them, with their matching
     lines, in rg's path order) stopped once `cap` lines are met; `binary`: the binary
-    files rg met that count (the filters' share of them), default all."""
+    files rg met that count (the filters' share of them), default all; `binary_order`:
+    their `rg_path_order` keys, sorted (a caller cutting many scans makes them once)."""
     files: list[FileCount] = []
     total = 0
     last: bytes | None = None
@@ -290,7 +293,11 @@ def cut_at_cap(
         files=tuple(files),
         capped=last is not None,
         skipped=said.skipped,
-        binary=binary_met(said, last, binary),
+        binary=(
+            bisect_left(binary_order, last)
+            if binary_order is not None and last is not None
+            else binary_met(said, last, binary)
+        ),
     )
 
 

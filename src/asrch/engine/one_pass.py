@@ -41,7 +41,7 @@ from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv, lines_argv
-from asrch.engine.counts import count_files, cut_at_cap, kept_by_filters
+from asrch.engine.counts import count_files, cut_at_cap, kept_by_filters, rg_path_order
 from asrch.engine.process import HERE, Launch, RgFed, RgRun, run_to_end, scratch_for_child
 from asrch.engine.stderr import RgSaid
 
@@ -434,13 +434,19 @@ def count_terms(
             judge.abandon()
             raise
         said = run.finish()
-    if not files.binary_as_logged(said):
+    # Read from rg's log once (4 MB on a Python installation's 18,774 `.pyc` files), put
+    # in path order once: each term cut at the cap counts those before its last file.
+    binary = said.binary_paths() if said.binary else []
+    if not files.binary_as_logged(said, binary):
         # A line that only looks like rg's binary warning: the per-term count plan,
         # which needs no guess.
         return [count_files(rg, q, target, cap=cap, launch=launch) for q in queries]
-    binary_kept = None if kept is None else [p for p in said.binary_paths() if kept(p)]
+    binary_kept = None if kept is None else [p for p in binary if kept(p)]
+    order = sorted(map(rg_path_order, binary if binary_kept is None else binary_kept))
     return [
-        cut_at_cap(files.in_order(counts), target, said, cap=cap, binary=binary_kept)
+        cut_at_cap(
+            files.in_order(counts), target, said, cap=cap, binary=binary_kept, binary_order=order
+        )
         for counts in found
     ]
 
@@ -542,11 +548,12 @@ class _Files:
         for piece, lines in pieces:
             sink.lines(index, piece, lines)
 
-    def binary_as_logged(self, said: RgSaid) -> bool:
-        """The files that looked binary are those rg said were (among those kept)."""
+    def binary_as_logged(self, said: RgSaid, logged_paths: list[bytes]) -> bool:
+        """The files that looked binary are those rg said were (among those kept);
+        `logged_paths`: `said.binary_paths()`."""
         if not self.looked_binary and not said.binary:
             return True
-        logged = set(said.binary_paths())
+        logged = set(logged_paths)
         return logged.issuperset(self.looked_binary) and logged.isdisjoint(self.paths)
 
     def in_order(self, counts: "Counter[int]") -> Iterator[tuple[bytes, int]]:
