@@ -1,21 +1,31 @@
-"""Sessions: tests on every interpreter found (D23), the slow checks once, lint,
-typecheck, update, bench.
+"""Sessions: every test once on the interpreter at hand (D50), the default tier again
+on each other interpreter found (D23), lint, typecheck, update, bench.
 
-The suite is mostly real asrch and rg runs, so it runs on every core (pytest-xdist);
-the long oracle checks (`slow`) run once, with the newest interpreter's tests, not on
-each (`nox -s slow` runs them alone).
+The suite is mostly real asrch and rg runs, so it runs on every core (pytest-xdist).
+`tests` runs every test, the slow tier (`@pytest.mark.slow`, the long oracle checks)
+included, on the interpreter nox runs on; `tests-on-3.X` runs the default tier on each
+other interpreter, and a missing one is named at the end (`interpreters`). Each run
+fails when a tier it was asked for ran no test (`--tiers`, tests/conftest.py).
 """
 
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nox
 
 PYTHONS = ["3.11", "3.12", "3.13"]
-nox.options.sessions = ["tests", "lint", "typecheck"]
-# Outside CI a missing interpreter is skipped; in CI it fails the run.
+HERE = f"{sys.version_info.major}.{sys.version_info.minor}"
+OTHERS = [version for version in PYTHONS if version != HERE]
+nox.options.sessions = ["tests", "tests-on", "lint", "typecheck", "interpreters"]
+# Outside CI a missing interpreter is skipped (and named by `interpreters`); in CI it
+# fails the run.
 nox.options.error_on_missing_interpreters = bool(os.environ.get("CI"))
 nox.options.reuse_existing_virtualenvs = True
+# An interpreter is found, never downloaded (the registries here are offline mirrors).
+nox.options.download_python = "never"
 # uv makes each session's environment in ~2 s where venv and pip take ~20 s (six sessions
 # on a fresh clone); plain virtualenv when uv is not installed (`pip install 'nox[uv]'`).
 nox.options.default_venv_backend = "uv|virtualenv"
@@ -26,22 +36,34 @@ PARALLEL = ("-n", "auto")
 TESTED = ".[test,mcp]"
 
 
-@nox.session(python=PYTHONS)
+def _pytest(session: nox.Session, *, tiers: str, chosen: tuple[str, ...] = ()) -> None:
+    """pytest on every core; without arguments of the caller's, the run fails unless each
+    of `tiers` ran a test (D50). `nox -s tests -- tests/domain` narrows it, unchecked."""
+    checked = () if session.posargs else ("--tiers", tiers)
+    session.run("pytest", "-q", *PARALLEL, *chosen, *checked, *session.posargs)
+
+
+@nox.session
 def tests(session: nox.Session) -> None:
+    """Every test once, the slow tier included, on the interpreter nox runs on (D50)."""
     session.install("-e", TESTED)
-    # The newest interpreter's run takes the slow checks too: one environment and one
-    # start-up fewer, and the long checks share the cores with the others instead of
-    # running alone at the end, one core idle.
-    chosen = () if session.python == PYTHONS[-1] else ("-m", "not slow")
-    session.run("pytest", "-q", *PARALLEL, *chosen, *session.posargs)
+    _pytest(session, tiers="default,slow")
+
+
+@nox.session(name="tests-on", python=OTHERS)
+def tests_on(session: nox.Session) -> None:
+    """The default tier on another interpreter (D23): extra, skipped when missing
+    outside CI."""
+    session.install("-e", TESTED)
+    _pytest(session, tiers="default", chosen=("-m", "not slow"))
 
 
 @nox.session(python=PYTHONS[-1])
 def slow(session: nox.Session) -> None:
     """The long checks (`@pytest.mark.slow`) alone: the stdlib oracle, more random
-    examples, the context benchmark end to end. `nox` runs them in `tests-3.13`."""
+    examples, the context benchmark end to end. `nox` runs them in `tests`."""
     session.install("-e", TESTED)
-    session.run("pytest", "-q", *PARALLEL, "-m", "slow", *session.posargs)
+    _pytest(session, tiers="slow", chosen=("-m", "slow"))
 
 
 @nox.session(python=PYTHONS[0])
@@ -96,3 +118,29 @@ def context(session: nox.Session) -> None:
     common = ("--doc", "docs/context.md", *session.posargs)
     session.run("python", "-m", "bench.context.run", "--set", "stdlib", *common)
     session.run("python", "-m", "bench.context.run", "--set", "curl", *common, success_codes=[0, 2])
+
+
+def _found(version: str) -> bool:
+    """Whether `pythonX.Y` runs here (a pyenv shim of an inactive version does not)."""
+    found = shutil.which(f"python{version}")
+    if found is None:
+        return False
+    probe = subprocess.run([found, "-c", ""], capture_output=True, check=False)
+    return probe.returncode == 0
+
+
+@nox.session(python=False)
+def interpreters(session: nox.Session) -> None:
+    """Last: which interpreters the tests ran on, a missing one named (D50)."""
+    missing = [version for version in OTHERS if not _found(version)]
+    session.log(f"every test on {HERE}, the interpreter at hand (session tests)")
+    found = [version for version in OTHERS if version not in missing]
+    if found:
+        sessions = ", ".join(f"tests-on-{version}" for version in found)
+        session.log(f"the default tier on {', '.join(found)} too ({sessions})")
+    if missing:
+        skipped = ", ".join(f"tests-on-{version}" for version in missing)
+        session.warn(
+            f"NOT TESTED on Python {', '.join(missing)}: not found, so {skipped} did not run "
+            "(with pyenv, name every version in PYENV_VERSION, e.g. 3.11.7:3.12.1:3.13.0)"
+        )

@@ -1,4 +1,4 @@
-"""Settings for the whole suite."""
+"""Settings for the whole suite, and D50's check that each tier asked for ran a test."""
 
 from collections.abc import Iterator
 
@@ -30,3 +30,78 @@ def _rg_not_tied_to_the_test_worker() -> Iterator[None]:
     patch.setattr(process, "_die_with_parent", lambda: None)
     yield
     patch.undo()
+
+
+# --- D50: a tier that ran no test fails the run ------------------------------------------
+
+TIERS = ("default", "slow")
+"""`slow` is the tests marked `@pytest.mark.slow`, `default` every other one."""
+
+_ran: dict[str, int] = {}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--tiers",
+        default="",
+        metavar="TIER,...",
+        help=(
+            "fail the run unless each of these tiers (default, slow) ran at least one test "
+            "that was not skipped (D50; the nox sessions pass it)"
+        ),
+    )
+
+
+def _required(config: pytest.Config) -> list[str]:
+    named = [t.strip() for t in str(config.getoption("--tiers")).split(",") if t.strip()]
+    unknown = sorted(set(named) - set(TIERS))
+    if unknown:
+        raise pytest.UsageError(
+            f"--tiers: unknown tier {', '.join(unknown)}; allowed: {', '.join(TIERS)}"
+        )
+    return named
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _required(config)  # a misspelt tier stops the run before it starts
+    _ran.clear()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Counted where the reports arrive: in the one process, or in xdist's controller
+    (the workers' reports are replayed there with their markers as keywords)."""
+    ran = report.when == "call" and not report.skipped
+    if ran:
+        tier = "slow" if "slow" in report.keywords else "default"
+        _ran[tier] = _ran.get(tier, 0) + 1
+
+
+def _empty_tiers(config: pytest.Config) -> list[str]:
+    return [tier for tier in _required(config) if not _ran.get(tier)]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller judges
+        return
+    if _empty_tiers(session.config) and exitstatus in (
+        pytest.ExitCode.OK,
+        pytest.ExitCode.NO_TESTS_COLLECTED,
+    ):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    config = terminalreporter.config
+    if hasattr(config, "workerinput") or not _required(config):
+        return
+    counts = ", ".join(f"{tier} {_ran.get(tier, 0)}" for tier in TIERS)
+    empty = _empty_tiers(config)
+    if empty:
+        terminalreporter.write_line(
+            f"D50: no test of the {' and '.join(empty)} tier ran (tests run per tier: {counts})",
+            red=True,
+            bold=True,
+        )
+    else:
+        terminalreporter.write_line(f"tests run per tier: {counts}")
