@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,12 @@ def test_a_run_that_outlives_its_timeout_is_stopped(corpus: Path, tmp_path: Path
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     assert run_asrch(["scout", "connect", "."], cwd=corpus).status == 0
+
+
+def test_runs_side_by_side_on_threads_are_each_run_alone(corpus: Path) -> None:
+    """`asrch.cli.main` reads and changes nothing of the process (its searcher, working
+    directory and streams are the run's), so in-process runs need no lock."""
+    alone = [run_asrch(argv, cwd=corpus, cold=False) for argv in COMMANDS]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda argv: run_asrch(argv, cwd=corpus, cold=False), COMMANDS))
+    assert together == alone

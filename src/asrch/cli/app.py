@@ -13,7 +13,7 @@ import inspect
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 from cyclopts import App, Parameter
 from cyclopts.exceptions import CycloptsError
@@ -32,6 +32,7 @@ from asrch.cli.errors import (
 from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.commands.table import COMMANDS, Argument, Command, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
+from asrch.domain.ports import Searcher
 from asrch.domain.words import Spelling
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line
@@ -41,7 +42,16 @@ from asrch.spelling import COMMAND_LINE
 # Each command imports its own use case and renderer when it runs: an agent calls
 # asrch many times, and start-up is most of a small search (docs/performance.md).
 
-searcher = RipgrepSearcher()
+
+class Streams(NamedTuple):
+    """Where one command line writes: the answer and the messages (None: closed)."""
+
+    stdout: Any
+    stderr: Any
+    own: bool
+    """The process's own standard streams: after an output error its stdout is pointed
+    at /dev/null, so that the interpreter's last flush cannot fail again."""
+
 
 _EMPTY = inspect.Parameter.empty
 
@@ -84,14 +94,15 @@ def _function(command: Command[Any]) -> Callable[..., int]:
     positionals = [a for a in declared if a.positional]
 
     def call(*given: str, **options: Any) -> int:
-        # What cyclopts' own `app(tokens)` would run; asrch runs `_run` after `read`.
+        # What cyclopts' own `app(tokens)` would run, in this process; `main` runs
+        # `_run` after `read`.
         values: dict[str, Any] = dict(options)
         for index, argument in enumerate(positionals):
             if argument.many:
                 values[argument.name] = list(given[index:])
             elif index < len(given):
                 values[argument.name] = given[index]
-        return _run(command, values)
+        return _run(command, values, RipgrepSearcher(), Streams(sys.stdout, sys.stderr, True))
 
     call.__name__ = command.name
     options = [a for a in declared if not a.positional]
@@ -100,10 +111,12 @@ def _function(command: Command[Any]) -> Callable[..., int]:
     return call
 
 
-def _run(command: Command[Any], values: dict[str, Any]) -> int:
+def _run(
+    command: Command[Any], values: dict[str, Any], searcher: Searcher, streams: Streams
+) -> int:
     one_mode(command, values)
     report = run(command, searcher, values)
-    emit(report, command.render, as_json=values.get("format") == "json")
+    emit(report, command.render, as_json=values.get("format") == "json", to=streams.stdout)
     refused = command.refused_status and bool(getattr(report, "refused", False))
     return ExitStatus.REFUSED if refused else ExitStatus.OK
 
@@ -171,16 +184,15 @@ def build_app() -> App:
 app = build_app()
 
 
-def write(stream: Any, text: str) -> None:
+def write(stream: Any, text: str, name: str = "stdout") -> None:
     """Every line capped at 800 bytes, and never a byte of invalid UTF-8 (D8)."""
-    write_bytes(stream, printed(text))
+    write_bytes(stream, printed(text), name)
 
 
-def write_bytes(stream: Any, data: bytes) -> None:
+def write_bytes(stream: Any, data: bytes, name: str = "stdout") -> None:
     """To the stream's bytes when it has them (a process's stdout); a text stream (an
-    in-process caller's `io.StringIO`) gets the same text. An output error (exit 74)
-    if it cannot be written."""
-    name = "stderr" if stream is sys.stderr else "stdout"
+    in-process caller's `io.StringIO`) gets the same text. An output error (exit 74),
+    naming the stream by `name`, if it cannot be written."""
     if stream is None:  # started with the descriptor closed (`>&-`): Python's None
         raise OutputError(f"cannot write the answer: {name} is closed")
     buffer = getattr(stream, "buffer", None)
@@ -200,11 +212,13 @@ def write_bytes(stream: Any, data: bytes) -> None:
 Report = TypeVar("Report")
 
 
-def emit(report: Report, render_text: Callable[[Report, Spelling], str], *, as_json: bool) -> None:
+def emit(
+    report: Report, render_text: Callable[[Report, Spelling], str], *, as_json: bool, to: Any
+) -> None:
     """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27),
-    each spelled as the command line spells (D49)."""
+    each spelled as the command line spells (D49), written `to` a stdout."""
     if not as_json:
-        write(sys.stdout, render_text(report, COMMAND_LINE))
+        write(to, render_text(report, COMMAND_LINE))
         return
     # Only here, and only for JSON: the text path imports no contract module. The JSON
     # path imports no pydantic either (D41, docs/architecture.md).
@@ -212,7 +226,7 @@ def emit(report: Report, render_text: Callable[[Report, Spelling], str], *, as_j
 
     # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
     # (docs/json.md). The text is valid UTF-8 by construction.
-    write_bytes(sys.stdout, render_json(report).encode("utf-8"))
+    write_bytes(to, render_json(report).encode("utf-8"))
 
 
 def _command_of(tokens: Sequence[str]) -> str | None:
@@ -240,18 +254,18 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
     return tokens[0], values
 
 
-def run_command_line(tokens: Sequence[str]) -> int:
+def run_command_line(tokens: Sequence[str], searcher: Searcher, streams: Streams) -> int:
     before_dashes = list(tokens[: tokens.index("--")]) if "--" in tokens else list(tokens)
     if "-h" in before_dashes or "--help" in before_dashes:
-        write(sys.stdout, _help_for(_command_of(tokens)))
+        write(streams.stdout, _help_for(_command_of(tokens)))
         return ExitStatus.OK
     if tokens and tokens[0] == "--version":
-        write(sys.stdout, f"asrch {__version__}\n")
+        write(streams.stdout, f"asrch {__version__}\n")
         return ExitStatus.OK
     if list(tokens) == ["--type-list"]:
         # The names `--type` takes, from the rg asrch runs (rg itself may not be on PATH).
         known = searcher.file_types()
-        write(sys.stdout, "".join(f"{name}: {', '.join(known[name])}\n" for name in known))
+        write(streams.stdout, "".join(f"{name}: {', '.join(known[name])}\n" for name in known))
         return ExitStatus.OK
     try:
         name, values = read(tokens)
@@ -259,20 +273,36 @@ def run_command_line(tokens: Sequence[str]) -> int:
         usage = _help_for(_command_of(tokens)) if exc.with_help else ""
         # An unknown command or option is named bare, the usage after it (D20).
         line = exc.message if isinstance(exc, UnknownWordError) else error_line(exc, COMMAND_LINE)
-        write(sys.stderr, line + "\n" + usage)
+        write(streams.stderr, line + "\n" + usage, "stderr")
         return ExitStatus.INPUT
     if name == "mcp":
+        # The server's stdio is the process's own, whatever the caller's streams.
         return mcp(**values)
-    return _run(COMMANDS[name], values)
+    return _run(COMMANDS[name], values, searcher, streams)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command line (`argv`: the arguments after `asrch`, default `sys.argv[1:]`):
-    the answer on `sys.stdout`, messages on `sys.stderr`, the exit status returned. No
-    process-wide setting: `asrch.entry` adds those (SIGTERM) for the process."""
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    searcher: Searcher | None = None,
+    cwd: str | None = None,
+    stdout: Any = None,
+    stderr: Any = None,
+) -> int:
+    """Run one command line (`argv`: the arguments after `asrch`, default `sys.argv[1:]`)
+    with `searcher` (default: rg, run from `cwd`, default this process's working
+    directory): the answer on `stdout`, messages on `stderr` (default: the process's
+    own), the exit status returned. Nothing of the process is read or changed besides
+    those defaults: `asrch.entry` adds the process's own settings (SIGTERM)."""
     tokens = sys.argv[1:] if argv is None else list(argv)
+    own = stdout is None
+    streams = Streams(
+        sys.stdout if stdout is None else stdout, sys.stderr if stderr is None else stderr, own
+    )
+    if searcher is None:
+        searcher = RipgrepSearcher(cwd=cwd)
     try:
-        return run_command_line(tokens)
+        return run_command_line(tokens, searcher, streams)
     except AsrchError as exc:
         from asrch.engine.process import stop_requested
 
@@ -280,18 +310,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             # A signal came while the searches ran; a search of survey's, cut by it, may
             # raise its own error first: the answer is still "interrupted", said by none.
             return ExitStatus.INTERRUPTED
-        if isinstance(exc, OutputError):
+        if isinstance(exc, OutputError) and streams.own:
             _drop_stdout()
-        _complain(error_line(exc, COMMAND_LINE))
+        _complain(streams.stderr, error_line(exc, COMMAND_LINE))
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`asrch … | head -1`): leave quietly, like grep does.
-        _drop_stdout()
+        if streams.own:
+            _drop_stdout()
         return ExitStatus.OK
     except Exception as exc:  # a bug: still one plain line, never a traceback (D20)
-        _complain(internal_error_line(exc))
+        _complain(streams.stderr, internal_error_line(exc))
         return ExitStatus.INTERNAL
 
 
@@ -303,7 +334,7 @@ def _drop_stdout() -> None:
     os.close(devnull)
 
 
-def _complain(message: str) -> None:
+def _complain(stderr: Any, message: str) -> None:
     """The one line on stderr; if stderr itself cannot take it, the status says it all."""
     with contextlib.suppress(OutputError, BrokenPipeError):
-        write(sys.stderr, message + "\n")
+        write(stderr, message + "\n", "stderr")

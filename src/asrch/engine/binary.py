@@ -2,13 +2,14 @@
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from asrch.domain.errors import EngineError
 from asrch.domain.text_safety import quote
 
 
-def resolve_rg(environ: dict[str, str] | None = None) -> str:
+def resolve_rg(environ: Mapping[str, str] | None = None) -> str:
     env = os.environ if environ is None else environ
     override = env.get("ASRCH_RG")
     if override:

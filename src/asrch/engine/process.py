@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
 from typing import IO, NamedTuple
 
@@ -113,13 +113,15 @@ class Children:
 
 
 class Launch(NamedTuple):
-    """Where rg children start: the working directory they run in (None: this process's)
-    and the `Children` that own them (None: only the process-wide registry).
+    """Where rg children start: the working directory they run in (None: this process's),
+    the `Children` that own them (None: only the process-wide registry) and their
+    environment (None: this process's).
 
     A NamedTuple, not a dataclass: this module is on every command's start-up path."""
 
     cwd: str | None = None
     children: Children | None = None
+    env: Mapping[str, str] | None = None
 
     def here(self, path: str) -> str:
         """`path` as this process must spell it to open what rg, in `cwd`, opens."""
@@ -427,6 +429,7 @@ def _start(
             stderr=stderr,
             bufsize=0,
             cwd=launch.cwd,
+            env=launch.env,
             # A caller that stops its children (`Children`) kills each one's whole group.
             process_group=0 if launch.children is not None else None,
             preexec_fn=_die_with_parent() if die_with_parent else None,  # noqa: PLW1509 (async-signal-safe calls only)

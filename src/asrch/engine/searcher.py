@@ -16,7 +16,7 @@ from asrch.engine.process import HERE, Children, Launch
 from asrch.engine.stderr import RgRefusedError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
     from asrch.domain.counting import Tally
     from asrch.domain.lines import FileScan, FileWindow, SourceLine
@@ -45,18 +45,27 @@ def _can_read(path: str, mode: int) -> str | None:
 
 class RipgrepSearcher:
     """Searches paths as rg sees them from `cwd` (None: this process's working directory);
-    with `children`, every rg it starts belongs to that set, which can stop them all."""
+    with `children`, every rg it starts belongs to that set, which can stop them all;
+    with `environ`, rg is found (ASRCH_RG, PATH) and runs in that environment instead of
+    this process's."""
 
     def __init__(
-        self, rg: str | None = None, *, cwd: str | None = None, children: Children | None = None
+        self,
+        rg: str | None = None,
+        *,
+        cwd: str | None = None,
+        children: Children | None = None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self._rg = rg
-        self._launch = HERE if cwd is None and children is None else Launch(cwd, children)
+        self._environ = environ
+        given = cwd is not None or children is not None or environ is not None
+        self._launch = Launch(cwd, children, environ) if given else HERE
 
     @property
     def rg(self) -> str:
         if self._rg is None:
-            self._rg = resolve_rg()
+            self._rg = resolve_rg(self._environ)
         return self._rg
 
     def inspect(self, path: str) -> PathStatus:
