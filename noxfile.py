@@ -83,12 +83,12 @@ def typecheck(session: nox.Session) -> None:
 @nox.session(python=PYTHONS[0])
 def update(session: nox.Session) -> None:
     """After an intended change: rewrite the schemas, the README's option lists, spec
-    outputs (both languages) and snapshots (the tools' input schemas need the mcp extra)."""
+    outputs (both languages) and the tools' input-schema snapshots (they need the mcp extra)."""
     session.install("-e", ".[test,mcp]")
     session.run("python", "-m", "asrch.contract.schema", "schema")
     session.run("python", "-m", "asrch.cli.option_lists", "README.md")
     session.run("python", "-m", "tests.golden.update_spec")
-    session.run("pytest", "-q", "tests/golden", "tests/server/test_schemas.py", "--snapshot-update")
+    session.run("pytest", "-q", "tests/server/test_schemas.py", "--snapshot-update")
 
 
 @nox.session(python=PYTHONS[0])

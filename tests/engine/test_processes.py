@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.support.processes import alive
+from tests.support.processes import alive, all_gone, recorded, sleeping_rg
 
 ASRCH = [sys.executable, "-m", "asrch"]
 
@@ -53,27 +53,21 @@ def test_closed_pipe_exits_quietly(tmp_path: Path) -> None:
 
 
 def test_sigterm_stops_asrch_and_its_rg_child(tmp_path: Path) -> None:
-    env = _fake_rg(tmp_path, "slow-rg", "exec sleep 30\n")
+    """scout's one rg, started on the main thread (survey's, on threads, and the other
+    stopping signals: tests/end_to_end/test_signals.py)."""
+    env, pids = sleeping_rg(tmp_path)
     child = subprocess.Popen(
         [*ASRCH, "scout", "x", str(tmp_path)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    grandchildren: list[str] = []
-    deadline = time.monotonic() + 10
-    while not grandchildren and time.monotonic() < deadline:
-        time.sleep(0.05)
-        grandchildren = subprocess.run(
-            ["pgrep", "-P", str(child.pid)], capture_output=True, text=True, check=False
-        ).stdout.split()
-    assert grandchildren, "the rg stand-in never started"
+    started = recorded(pids)
     child.send_signal(signal.SIGTERM)
     _, err = child.communicate(timeout=10)
     assert child.returncode == 130
-    assert b"Traceback" not in err
-    time.sleep(0.2)
-    assert not any(Path(f"/proc/{pid}").exists() for pid in grandchildren)
+    assert err == b""
+    assert all_gone(started), "rg runs on after asrch stopped"
 
 
 def test_garbage_from_rg_is_an_engine_error(tmp_path: Path) -> None:

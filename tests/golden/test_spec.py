@@ -1,11 +1,13 @@
-"""The spec's examples are the tests (D24): both languages, one behaviour."""
+"""The spec's examples are the tests (D24): both languages, one behaviour.
+
+The documented text is the whole expectation: the stream it shows, the other one empty,
+the exit status. No second copy of it (a snapshot) is kept."""
 
 import difflib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from syrupy.assertion import SnapshotAssertion
 
 from tests.golden.examples import Example, parse_examples
 from tests.golden.prose import numeral_differences
@@ -62,7 +64,7 @@ def _shown(result: Result, example: Example) -> list[str]:
 
 
 @pytest.mark.parametrize("example", JAPANESE_EXAMPLES, ids=_ids(JAPANESE_EXAMPLES))
-def test_example(example: Example, trees: Trees, snapshot: SnapshotAssertion) -> None:
+def test_example(example: Example, trees: Trees) -> None:
     result = run_example(example, trees)
     shown = _shown(result, example)
     other = result.out if example.on_stderr else result.err
@@ -85,7 +87,6 @@ def test_example(example: Example, trees: Trees, snapshot: SnapshotAssertion) ->
         f"spec/{example.file.name}:{example.line}: exit {result.status}, "
         f"documented {example.exit_status}"
     )
-    assert {"stdout": result.out, "stderr": result.err, "exit": result.status} == snapshot
 
 
 @pytest.mark.parametrize(("japanese", "english"), PAIRS, ids=[p[1].name for p in PAIRS])

@@ -6,7 +6,6 @@ inside a searched directory that leads out needs no refusal: it is simply not se
 
 import os
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ import pytest
 from asrch.engine.binary import resolve_rg
 from asrch.server.app import build_server
 from asrch.server.roots import Roots
-from tests.server.helpers import call_tool, call_tools, run_cli, text_of, tool_text
+from tests.server.helpers import call_tool, call_tools, run_cli, text_of, tool_text, wait_for
 
 SECRET = "zebra_secret"
 
@@ -152,18 +151,19 @@ def test_a_symlink_swapped_after_the_check_does_not_lead_out(
     inside.mkdir()
     (inside / "secret.py").write_text("nothing here\n")
     (root / "flip").symlink_to(inside)
-    swapped = tmp_path / "swapped"
+    started, swapped = tmp_path / "started", tmp_path / "swapped"
     script = tmp_path / "waiting-rg"
     script.write_text(
         "#!/bin/sh\n"
-        f'case "$*" in *--type-list*) ;; *) while [ ! -e {swapped} ]; do sleep 0.01; done ;; esac\n'
+        f'case "$*" in *--type-list*) ;; *) touch {started}\n'
+        f"  while [ ! -e {swapped} ]; do sleep 0.01; done ;; esac\n"
         f'exec {resolve_rg()} "$@"\n'
     )
     script.chmod(0o755)
     server = build_server([str(root)], rg=str(script))
 
     def swap() -> None:
-        time.sleep(0.5)  # the call has checked its path and started its rg by now
+        wait_for(started.exists)  # the call has checked its path and started its rg
         link = root / "flip.new"
         link.symlink_to(layout["outside"])
         os.replace(link, root / "flip")

@@ -60,7 +60,7 @@ class RipgrepSearcher:
         self._rg = rg
         self._environ = environ
         given = cwd is not None or children is not None or environ is not None
-        self._launch = Launch(cwd, children, environ) if given else HERE
+        self._launch = Launch(cwd, children, env=environ) if given else HERE
 
     @property
     def rg(self) -> str:
