@@ -21,6 +21,10 @@
 - `scope_reader`: what `scopes` answers (D31; default: no scope known).
 - `calls`: every call in order, as (method, term or terms, path, then the numbers).
 
+tests/engine/test_searcher_conformance.py runs one suite on this fake and on rg over the
+same files: where the use cases rely on it (path order and spelling, caps, context,
+line numbers), the fake answers as rg does.
+
 Filters (`--type`, `--glob`) are not applied to the table: the query that carries them
 is recorded, and which files they keep is the engine's, tested against rg.
 """
@@ -106,12 +110,7 @@ class FakeSearcher:
         """The table's files under `target`, as rg prints them (the target's spelling
         first)."""
         self.calls.append(("walk", target))
-        if target in (".", "./"):
-            return [f"./{name}" if target == "./" else name for name in sorted(self.files)]
-        base = target.rstrip("/")
-        return [
-            f"{base}/{n[len(base) + 1 :]}" for n in sorted(self.files) if n.startswith(base + "/")
-        ]
+        return self._under(target)
 
     def file_types(self) -> dict[str, tuple[str, ...]]:
         self.calls.append(("file_types",))

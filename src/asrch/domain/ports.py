@@ -45,8 +45,9 @@ class Searcher(Protocol):
         ...
 
     def walk(self, target: str) -> list[str]:
-        """The files a search of the directory `target` walks to, as rg prints them
-        (D38: which filters did nothing)."""
+        """The files a search of the directory `target` walks to, spelled as rg prints
+        them (`target` as given, `.` as `./`), in no particular order (D38: which
+        filters did nothing)."""
         ...
 
     def file_types(self) -> dict[str, tuple[str, ...]]:
@@ -61,10 +62,15 @@ class Searcher(Protocol):
         """Matching lines per file under `target`, in path order, stopped at `cap`."""
         ...
 
+    def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
+        """`count` of each (query, target), each with its own cap, in order."""
+        ...
+
     def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
         """The first `keep` matches of one file with `context` lines, and the total.
 
-        Past `keep` matches the total is counted without text, stopped at `cap`.
+        Past `keep` matches the total is counted without text, stopped at `cap`; which
+        lines follow the `keep`-th match is not specified.
         """
         ...
 

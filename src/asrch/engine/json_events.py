@@ -141,30 +141,6 @@ _KEY = b'"line_number":'
 _LINE_NUMBER = re.compile(rb'"line_number":([0-9]+)')
 
 
-def record_blocks(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """rg's JSON output in blocks of whole records, as it arrives, not decoded.
-
-    For `show --line`, which needs rg's verdict on every line up to its window and the
-    text of the window's lines only: decoding every record of a dense file would cost
-    more than rg's search.
-    """
-    pending: list[bytes] = []
-    for chunk in chunks:
-        if b"\n" not in chunk:
-            # Inside one long record (a 10 MB line): joined once, when it ends.
-            pending.append(chunk)
-            continue
-        cut = chunk.rfind(b"\n") + 1
-        block = b"".join([*pending, chunk[:cut]])
-        pending = [chunk[cut:]]
-        if not block.startswith(b"{"):
-            _unreadable("not a JSON record")
-        yield block
-    rest = b"".join(pending)
-    if rest.strip():
-        yield rest
-
-
 def last_line_number(block: bytes) -> int | None:
     """The line number of the block's last match record (None: it has none)."""
     at = block.rfind(_KEY)
