@@ -3,6 +3,7 @@ sends. The real `asrch mcp` process, its real `initialize` and `tools/list` answ
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from mcp.types import CallToolResult, ListToolsResult
 
 from asrch.commands.table import SCOUT
 from tests.server.helpers import cli_json, text_of
+from tests.support.jsonrpc import INITIALIZED, initialize
 
 ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
 FOOTPRINT_LIMIT = 4096
@@ -23,9 +25,11 @@ class Session:
     """What one stdio session saw: the server's instructions and capabilities, its tools,
     and the answers to `calls`."""
 
-    def __init__(self, corpus: Path, *calls: tuple[str, dict[str, Any]]) -> None:
+    def __init__(
+        self, corpus: Path, *calls: tuple[str, dict[str, Any]], options: tuple[str, ...] = ()
+    ) -> None:
         self.results: list[CallToolResult] = []
-        server = StdioServerParameters(command=ASRCH, args=["mcp"], cwd=str(corpus))
+        server = StdioServerParameters(command=ASRCH, args=["mcp", *options], cwd=str(corpus))
 
         async def run() -> None:
             async with Client(server) as client:
@@ -40,16 +44,42 @@ class Session:
         anyio.run(run)
 
 
-def test_what_a_host_puts_in_the_models_context_is_under_4_kb(corpus: Path) -> None:
-    seen = Session(corpus)
-    visible = [
-        {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
-        for t in seen.listed.tools
-    ]
-    size = len((seen.instructions or "").encode()) + len(
-        json.dumps(visible, separators=(",", ":"), ensure_ascii=False).encode()
+def handshake(corpus: Path, *options: str) -> list[bytes]:
+    """The lines `asrch mcp OPTIONS` writes for `initialize` and `tools/list`, as a
+    client reads them from its stdout."""
+    process = subprocess.Popen(
+        [ASRCH, "mcp", *options],
+        cwd=corpus,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
     )
+    assert process.stdin is not None and process.stdout is not None
+    lines = []
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
+    for requests in ([initialize(1)], [INITIALIZED, listing]):
+        process.stdin.write(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
+        process.stdin.flush()
+        lines.append(process.stdout.readline())
+    process.stdin.close()
+    assert process.wait(timeout=20) == 0
+    assert [json.loads(line)["id"] for line in lines] == [1, 2]
+    return lines
+
+
+def test_what_initialize_and_tools_list_return_by_default_is_under_4_kb(corpus: Path) -> None:
+    """D47 (D37's 4 KB): every byte of the two answers, the server's instructions, its
+    capabilities, the tools' names, descriptions, annotations and input schemas."""
+    size = sum(len(line) for line in handshake(corpus))
     assert size <= FOOTPRINT_LIMIT, f"{size} bytes"
+
+
+def test_by_default_no_tool_has_an_output_schema_and_structured_adds_them(corpus: Path) -> None:
+    plain = json.loads(handshake(corpus)[1])["result"]["tools"]
+    assert [t for t in plain if "outputSchema" in t] == []
+    structured = json.loads(handshake(corpus, "--structured")[1])["result"]["tools"]
+    assert all(t["outputSchema"]["type"] == "object" for t in structured)
+    assert len(structured) == len(plain) == 4
 
 
 def test_only_tools_are_offered(corpus: Path) -> None:
@@ -142,8 +172,11 @@ def test_a_mistaken_call_is_refused_in_the_tools_words(corpus: Path) -> None:
 def test_the_next_step_is_a_call_the_agent_makes_as_it_is(
     corpus: Path, tool: str, arguments: dict[str, Any], argv: list[str]
 ) -> None:
-    first = Session(corpus, (tool, arguments)).results[0]
+    first = Session(corpus, (tool, arguments), options=("--structured",)).results[0]
     assert first.structured_content is not None
+    plain = Session(corpus, (tool, arguments)).results[0]
+    assert plain.structured_content is None
+    assert text_of(plain) == text_of(first)
     call = first.structured_content["next_call"]
     assert call is not None
     # The text's last line is the same call, written as the agent makes it.

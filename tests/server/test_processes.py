@@ -105,12 +105,12 @@ def test_a_cancelled_call_leaves_no_rg_behind_and_the_server_goes_on(
 
 
 class Served:
-    """`python -m asrch mcp` with the slow rg, initialized, one slow call in flight."""
+    """`python -m asrch mcp --structured` with the slow rg, initialized, one slow call in flight."""
 
     def __init__(self, corpus: Path, tmp_path: Path) -> None:
         rg, self.pids = slow_rg(tmp_path, resolve_rg(), slow_term=SLOW, seconds=60)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "asrch", "mcp"],
+            [sys.executable, "-m", "asrch", "mcp", "--structured"],
             cwd=corpus,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -192,7 +192,7 @@ def test_a_failing_call_stops_its_own_rg_only(corpus: Path, tmp_path: Path) -> N
         f'exec {resolve_rg()} "$@"\n'
     )
     script.chmod(0o755)
-    server = build_server([str(corpus)], rg=str(script))
+    server = build_server([str(corpus)], rg=str(script), structured=True)
     results: dict[str, CallToolResult] = {}
 
     async def run() -> None:

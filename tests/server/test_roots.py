@@ -179,7 +179,7 @@ def test_a_symlink_swapped_after_the_check_does_not_lead_out(
 
 
 def test_an_absolute_path_inside_any_root_is_searched(layout: dict[str, Path]) -> None:
-    server = build_server([str(layout["root"]), str(layout["library"])])
+    server = build_server([str(layout["root"]), str(layout["library"])], structured=True)
     inside_first = str(layout["root"] / "src")
     in_second = str(layout["library"])
     first, second = call_tools(
@@ -205,7 +205,7 @@ def test_relative_paths_start_at_the_first_root_only(layout: dict[str, Path]) ->
 def test_a_symlink_inside_a_searched_directory_is_not_followed(layout: dict[str, Path]) -> None:
     """rg does not follow links while walking: the secret behind src/inner_link is not
     counted, though it is one file away."""
-    server = build_server([str(layout["root"])])
+    server = build_server([str(layout["root"])], structured=True)
     hidden, direct = call_tools(
         server,
         ("scout", {"query": SECRET, "path": "src"}),

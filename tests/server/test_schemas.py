@@ -1,6 +1,7 @@
 """What a client sees of each tool: names, descriptions, annotations, input schema and
-output schema. The schemas are snapshots, so a change is a visible diff; the output
-schema is the committed contract itself (schema/COMMAND.schema.json)."""
+(from `asrch mcp --structured`, D47) output schema. The schemas are snapshots, so a
+change is a visible diff; the output schema is the committed contract itself
+(schema/COMMAND.schema.json)."""
 
 import json
 import re
@@ -21,7 +22,7 @@ TOOLS = ["survey", "scout", "sample", "show"]
 
 @pytest.fixture(scope="module")
 def listed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Tool]:
-    server = build_server([str(tmp_path_factory.mktemp("root"))])
+    server = build_server([str(tmp_path_factory.mktemp("root"))], structured=True)
 
     async def run() -> list[Tool]:
         async with Client(server) as client:
@@ -35,13 +36,15 @@ def test_the_server_lists_the_four_tools(listed: dict[str, Tool]) -> None:
 
 
 @pytest.mark.parametrize("name", TOOLS)
-def test_each_tool_is_read_only_and_idempotent(listed: dict[str, Tool], name: str) -> None:
+def test_each_tool_is_read_only_and_closed_world(listed: dict[str, Tool], name: str) -> None:
     annotations = listed[name].annotations
     assert annotations is not None
     assert annotations.read_only_hint is True
-    assert annotations.idempotent_hint is True
-    assert annotations.destructive_hint is False
     assert annotations.open_world_hint is False
+    # Read only: MCP reads destructiveHint and idempotentHint only when readOnlyHint is
+    # false; they are not sent (D47's 4 KB).
+    assert annotations.idempotent_hint is None
+    assert annotations.destructive_hint is None
 
 
 @pytest.mark.parametrize("name", TOOLS)

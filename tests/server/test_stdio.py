@@ -66,7 +66,9 @@ def test_asrch_mcp_with_roots_over_stdio(corpus: Path, tmp_path: Path) -> None:
     other.mkdir()
     (other / "x.py").write_text("connect\n")
     server = StdioServerParameters(
-        command=ASRCH, args=["mcp", "--root", str(corpus), "--root", str(other)], cwd=str(tmp_path)
+        command=ASRCH,
+        args=["mcp", "--structured", "--root", str(corpus), "--root", str(other)],
+        cwd=str(tmp_path),
     )
     results: list[CallToolResult] = []
 

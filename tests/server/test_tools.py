@@ -1,6 +1,6 @@
-"""Every tool through the SDK's in-memory client: the text is the command line's text,
-the structured content its --format json object; every error is a tool error with the
-command line's one-line message."""
+"""Every tool through the SDK's in-memory client: the text is the command line's text, the
+structured content (a `structured` server's, D47) its --format json object; every error
+is a tool error with the command line's one-line message."""
 
 from pathlib import Path
 from typing import Any
@@ -118,12 +118,18 @@ def test_a_tool_answers_as_the_command_line_does(
     assert result.is_error is False
     assert shell.status in (0, 3), shell.err
     assert text_of(result) == tool_text(shell.out)
-    assert result.structured_content == cli_json(corpus, argv)
+    # D47: the text alone, unless the server is structured; then the JSON beside it.
+    assert result.structured_content is None
+    structured = call_tool(build_server([str(corpus)], structured=True), tool, arguments)
+    assert text_of(structured) == text_of(result)
+    assert structured.structured_content == cli_json(corpus, argv)
 
 
 def test_a_refused_show_is_an_answer_not_an_error(corpus: Path) -> None:
     result = call_tool(
-        build_server([str(corpus)]), "show", {"query": "item", "file": "samples/twentyone.txt"}
+        build_server([str(corpus)], structured=True),
+        "show",
+        {"query": "item", "file": "samples/twentyone.txt"},
     )
     assert result.is_error is False
     assert result.structured_content is not None
@@ -304,7 +310,7 @@ def test_an_argument_of_the_wrong_type_is_a_tool_error_and_the_server_goes_on(co
         ("scout", {"query": "x", "type": [1]}, "type"),
         ("scout", {"query": "x", "paht": "src"}, "paht"),
     ]
-    server = build_server([str(corpus)])
+    server = build_server([str(corpus)], structured=True)
     calls = [(tool, arguments) for tool, arguments, _ in bad]
     *refused, answered = call_tools(server, *calls, ("scout", {"query": "connect"}))
     for (tool, arguments, named), result in zip(bad, refused, strict=True):
@@ -361,7 +367,7 @@ def test_scope_lines_are_read_from_the_first_root_whatever_the_working_directory
     # D31: the parse reads the file where the search did, not where the server started.
     monkeypatch.chdir(tmp_path)
     arguments = {"query": "self", "file": "src/net/pool.py", "line": 6, "context": 1}
-    result = call_tool(build_server([str(corpus)]), "show", arguments)
+    result = call_tool(build_server([str(corpus)], structured=True), "show", arguments)
     argv = ["show", "self", "src/net/pool.py", "--line", "6", "--context", "1"]
     assert text_of(result) == tool_text(run_cli(corpus, *argv).out)
     assert "4=class Pool:" in text_of(result).splitlines()
@@ -378,7 +384,7 @@ def test_scope_lines_are_read_from_the_first_root_whatever_the_working_directory
 def test_one_string_is_taken_where_a_list_is(corpus: Path) -> None:
     """D37: `"type": "py"` is `["py"]`; `"terms": "connect"` one term."""
     one, listed = call_tools(
-        build_server([str(corpus)]),
+        build_server([str(corpus)], structured=True),
         ("survey", {"terms": "connect", "paths": "src", "type": "py", "glob": "!tests/**"}),
         ("survey", {"terms": ["connect"], "paths": ["src"], "type": ["py"], "glob": ["!tests/**"]}),
     )

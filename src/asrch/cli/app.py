@@ -121,8 +121,13 @@ def _run(
     return ExitStatus.REFUSED if refused else ExitStatus.OK
 
 
-def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -> int:
-    """D29: the tools over stdio; the only command that imports the MCP SDK."""
+def mcp(
+    *,
+    root: Annotated[list[str] | None, Parameter(name="--root")] = None,
+    structured: Annotated[bool, Parameter(name="--structured", negative=())] = False,
+) -> int:
+    """D29: the tools over stdio; the only command that imports the MCP SDK. D47: text
+    answers only, unless `--structured`."""
     from asrch.server.roots import Roots
 
     if sys.stdout is None:  # `asrch mcp >&-`: no client could read an answer
@@ -139,7 +144,7 @@ def mcp(*, root: Annotated[list[str] | None, Parameter(name="--root")] = None) -
 
         raise InputError(missing_extra_message(missing)) from None
     try:
-        return serve(roots)
+        return serve(roots, structured=structured)
     except Exception as exc:
         failed = _write_failure(exc)
         if failed is None:

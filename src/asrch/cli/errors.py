@@ -101,11 +101,13 @@ def placeholders(tokens: Sequence[str]) -> list[str]:
 def refuse_flag_values(tokens: Sequence[str]) -> None:
     """A flag written with a value (`--word=yes`, `-i=`), before `--`: an input error."""
     arguments = _arguments(tokens[0]) if tokens else ()
-    flags = {s: a for a in arguments if a.kind == "flag" for s in _spellings(a)}
+    flags = {s: a.spelling for a in arguments if a.kind == "flag" for s in _spellings(a)}
+    if tokens and tokens[0] == "mcp":
+        flags["--structured"] = "--structured"
     for token in _options(tokens[1:]):
         spelling, equals, _ = token.partition("=")
         if equals and spelling in flags:
-            name = flags[spelling].spelling
+            name = flags[spelling]
             raise ArgumentError(f"{name} is a flag and takes no value, got {quote(token)}")
 
 

@@ -100,17 +100,17 @@ def _app_help() -> str:
 APP_HELP = _app_help()
 
 MCP_HELP = """\
-usage: asrch mcp [--root DIR ...]
+usage: asrch mcp [--root DIR ...] [--structured]
 
 Serve survey, scout, sample and show as MCP tools over stdio, for coding agents
 (Claude Code, Codex, Cursor, VS Code). Each tool answers with the text these
-commands print and the --format json object. Only paths inside the roots are
-searched; relative paths start at the first root. Needs the mcp extra
-(pipx install '.[mcp]' in a clone). Ends when the client closes stdin, or on
-SIGTERM.
+commands print. Only paths inside the roots are searched; relative paths start
+at the first root. Needs the mcp extra (pipx install '.[mcp]' in a clone). Ends
+when the client closes stdin, or on SIGTERM.
 
 options:
   --root DIR    a directory the tools may search (repeatable; default: .)
+  --structured  also the --format json object, and output schemas (programs)
 
 examples:
   asrch mcp

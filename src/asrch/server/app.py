@@ -1,14 +1,17 @@
 """The MCP server: the four tools on the SDK's low-level `Server` (public API only).
 
 The tools are listed from the command table: each one's input schema is generated from
-its arguments (`asrch.server.tools`), its output schema is the committed contract
-(`schema/COMMAND.schema.json`, as `asrch.contract.schema` generates it), its description
-the table's. A call's arguments are validated against the input model, then its use
-case runs on a worker thread with a searcher of its own: rg starts in the first root (so
-relative paths and the answer's paths are the command line's from there), and every rg
-child belongs to the call's `Children`. Calls overlap freely; a call that is cancelled
-(by the client, or because the client went away) stops and reaps its children before
-the cancellation goes on.
+its arguments (`asrch.server.tools`), its description the table's. A result is its text
+alone (D47: hosts differ in which of text and structured content they give the model,
+and the text is the small one); a server built `structured` (`asrch mcp --structured`)
+also lists each tool's output schema, the committed contract
+(`schema/COMMAND.schema.json`, as `asrch.contract.schema` generates it), and answers
+with the D27 object beside the text. A call's arguments are validated against the input
+model, then its use case runs on a worker thread with a searcher of its own: rg starts
+in the first root (so relative paths and the answer's paths are the command line's from
+there), and every rg child belongs to the call's `Children`. Calls overlap freely; a
+call that is cancelled (by the client, or because the client went away) stops and reaps
+its children before the cancellation goes on.
 """
 
 from collections.abc import Sequence
@@ -34,7 +37,6 @@ from asrch.contract.build import answer
 from asrch.contract.models import validated
 from asrch.contract.schema import schema
 from asrch.domain.errors import AsrchError, InputError
-from asrch.domain.limits import SCAN_CAP
 from asrch.domain.text_safety import quote
 from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
@@ -46,19 +48,18 @@ from asrch.server.tools import Work, work
 from asrch.spelling import TOOL
 
 INSTRUCTIONS = (
-    "asrch narrows a code search in small, exact answers: survey, scout, sample, show. "
-    f"Counts are matching lines; `at least`/capped: the scan stopped at {SCAN_CAP}. Paths "
-    "are relative to the first root; nothing outside the roots is searched. mode: fixed "
-    "(substring, the default), word (word boundaries), identifier (not touching "
-    "[A-Za-z0-9_]) or regex (ripgrep's; an unescaped | is refused). Case-sensitive unless "
-    "ignore_case. type (ripgrep type names: py, rust, js...) and glob (gitignore-style, "
-    "!GLOB excludes; a glob with / is matched from the first root, not from path) only "
-    "narrow the files searched. An answer's `next:` line is the call to make next."
+    "Paths are relative to the first root; nothing outside the roots is searched. "
+    "Counts are matching lines. mode: fixed "
+    "(substring, default), word, identifier (not touching [A-Za-z0-9_]) or regex "
+    "(ripgrep's; an unescaped | is refused). type (ripgrep's names: py, rust, js...) and "
+    "glob (gitignore-style, !GLOB excludes; one with / is matched from the first root) "
+    "only narrow the files searched. An answer's `next:` line is the call to make next."
 )
 
-ANNOTATIONS = ToolAnnotations(
-    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
-)
+# Read-only and closed-world. MCP reads destructiveHint and idempotentHint only when
+# readOnlyHint is false (a read-only tool is neither destructive nor one whose repeat
+# matters), so they are not sent: 44 bytes a tool of the 4 KB (D37, D47).
+ANNOTATIONS = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
 def _text(text: str) -> list[TextContent]:
@@ -73,8 +74,9 @@ def _refusal(line: str) -> CallToolResult:
 class Calls:
     """Runs tool calls: one worker thread and one set of rg children each."""
 
-    def __init__(self, roots: Roots, rg: str | None = None) -> None:
+    def __init__(self, roots: Roots, rg: str | None = None, *, structured: bool = False) -> None:
         self.roots = roots
+        self.structured = structured
         # Resolves rg once, on the first call: a missing rg is each call's engine error.
         self._engine = RipgrepSearcher(rg)
 
@@ -90,6 +92,8 @@ class Calls:
         try:
             searcher = RipgrepSearcher(self._engine.rg, cwd=self.roots.first, children=children)
             answered = work(searcher)
+            if not self.structured:
+                return CallToolResult(content=_text(answered.text))
             structured = validated(answer(answered.report)).model_dump(mode="json")
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
@@ -99,29 +103,33 @@ class Calls:
 
 
 @cache
-def tools() -> list[Tool]:
-    """The tools as a client lists them, derived from the command table."""
+def tools(structured: bool = False) -> list[Tool]:
+    """The tools as a client lists them, derived from the command table; with their
+    output schemas when the server is `structured`."""
     return [
         Tool(
             name=name,
             description=command.tool,
             input_schema=input_schema(name),
-            output_schema=schema(name),
+            output_schema=schema(name) if structured else None,
             annotations=ANNOTATIONS,
         )
         for name, command in COMMANDS.items()
     ]
 
 
-def build_server(roots: Roots | Sequence[str], *, rg: str | None = None) -> Server[Any]:
-    """The server for `roots` (a `Roots`, or directories as `--root` names them)."""
+def build_server(
+    roots: Roots | Sequence[str], *, rg: str | None = None, structured: bool = False
+) -> Server[Any]:
+    """The server for `roots` (a `Roots`, or directories as `--root` names them); text
+    answers only unless `structured` (D47)."""
     confined = roots if isinstance(roots, Roots) else Roots.of(roots)
-    calls = Calls(confined, rg)
+    calls = Calls(confined, rg, structured=structured)
 
     async def list_tools(
         context: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
-        return ListToolsResult(tools=tools())
+        return ListToolsResult(tools=tools(structured))
 
     async def call_tool(
         context: ServerRequestContext[Any], params: CallToolRequestParams

@@ -68,9 +68,10 @@ class StdinLines:
             self._pending += data
 
 
-def serve(roots: Roots) -> int:
-    """Serve `roots` until the client hangs up or a signal comes; 0 when done."""
-    server = build_server(roots)
+def serve(roots: Roots, *, structured: bool = False) -> int:
+    """Serve `roots` until the client hangs up or a signal comes; 0 when done.
+    `structured`: results carry structured content, tools their output schemas (D47)."""
+    server = build_server(roots, structured=structured)
     try:
         anyio.run(_serve, server)
     finally:
