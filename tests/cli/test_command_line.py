@@ -65,7 +65,7 @@ def test_each_command_declares_its_arguments_and_options() -> None:
     expected = {
         "scout": (["QUERY", "PATH"], set()),
         "sample": (["QUERY", "FILE"], {"clusters", "page"}),
-        "show": (["QUERY", "FILE"], {"line", "context"}),
+        "show": (["QUERY", "FILE"], {"line", "context", "scope"}),
         "survey": (["PATH"], {"term"}),
     }
     for name, (positionals, own) in expected.items():
@@ -219,7 +219,8 @@ argument_text = st.one_of(
 )
 def test_after_dashes_everything_is_an_argument(command: str, after: list[str]) -> None:
     positionals = COMMANDS[command].positionals
-    required = sum(a.required for a in positionals)
+    # No --line here: show needs its QUERY too (D46).
+    required = sum(bool(a.required or a.unless) for a in positionals)
     most = len(positionals)
     tokens = ["--word", "--", *after]
     if required <= len(after) <= most:
@@ -309,10 +310,15 @@ def test_an_unknown_command_and_a_missing_one() -> None:
     [
         (
             "show",
-            ("samples/clusters.txt", "--line", "10"),
-            "show needs QUERY and FILE, got 1 argument besides options: samples/clusters.txt",
+            ("samples/clusters.txt",),
+            "show needs QUERY and FILE, or FILE and --line N, got 1 argument besides options: "
+            "samples/clusters.txt",
         ),
-        ("show", ("--line", "10"), "show needs QUERY and FILE, got no argument besides options"),
+        (
+            "show",
+            ("--line", "10"),
+            "show needs QUERY and FILE, or FILE and --line N, got no argument besides options",
+        ),
         ("sample", ("a b",), 'sample needs QUERY and FILE, got 1 argument besides options: "a b"'),
         ("scout", ("--word",), "scout needs QUERY, got no argument besides options"),
         ("scout", ("connect", "src", "docs"), "unexpected argument for scout: docs"),
@@ -373,7 +379,9 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
             pieces.append([f"{spelling}={value}"] if joined else [spelling, value])
             texts.append((option.name, value) if option.kind == "texts" else None)
     positionals = COMMANDS[command].positionals
-    low = sum(a.required for a in positionals)
+    # show's QUERY is needed unless --line is given; the arguments then fill from the
+    # right (D46).
+    low = sum(bool(a.required or (a.unless and a.unless not in values)) for a in positionals)
     high = 3 if any(a.many for a in positionals) else len(positionals)
     arguments = draw(st.lists(text, min_size=low, max_size=high))
     order = draw(st.permutations(range(len(pieces) + len(arguments))))
@@ -389,9 +397,11 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
             repeated = values.setdefault(given[0], [])
             assert isinstance(repeated, list)
             repeated.append(given[1])
-    for argument, value in zip(positionals, arguments, strict=False):
-        if not argument.many:
-            values[argument.name] = value
+    single = [a for a in positionals if not a.many]
+    if any(a.unless for a in single):
+        single = single[len(single) - len(arguments) :] if arguments else []
+    for argument, value in zip(single, arguments, strict=False):
+        values[argument.name] = value
     many = [a for a in positionals if a.many]
     if many and arguments:  # survey's paths: its only positional
         values[many[0].name] = list(arguments)

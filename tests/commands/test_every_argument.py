@@ -71,6 +71,8 @@ CASES["show"] = {
     **_ONE_FILE,
     "line": (["connect", "src/net/pool.py"], ["connect", "src/net/pool.py", "--line", "1"]),
     "context": (["connect", "src/net/pool.py"], ["connect", "src/net/pool.py", "--context", "0"]),
+    # D46: the definition around line 6, not its --context window.
+    "scope": (["src/net/pool.py", "--line", "6"], ["src/net/pool.py", "--line", "6", "--scope"]),
 }
 
 # What a tool call alone takes (the command line spells it otherwise): its value, and

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
-from asrch.domain.lines import Scope, SourceLine
+from asrch.domain.lines import Definition, Scope, SourceLine, Unplaced
 from asrch.domain.query import SearchOptions
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -31,14 +31,23 @@ TAKE = Scope(2, b"    def take(self):")
 
 
 class FakeScopes:
-    def __init__(self, found: dict[int, tuple[Scope, ...] | None]) -> None:
+    def __init__(
+        self,
+        found: dict[int, tuple[Scope, ...] | None],
+        definition: Definition | Unplaced = "none",
+    ) -> None:
         self.found = found
+        self.definition = definition
         self.asked: list[tuple[str, list[int]]] = []
 
     def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
         numbers = [line.number for line in lines]
         self.asked.append((file, numbers))
         return {n: self.found[n] for n in numbers if n in self.found}
+
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        self.asked.append((file, [-line]))
+        return self.definition
 
 
 def _body(text: str) -> list[str]:
@@ -110,3 +119,26 @@ def test_a_long_header_is_cut_to_800_bytes_from_its_start() -> None:
     assert first.startswith("1=def f(a, a, ")
     assert len(first.encode()) <= 800
     assert first.endswith("bytes]")
+
+
+def test_show_scope_prints_the_definition_and_its_scopes_above_it() -> None:
+    """D46: the definition's lines in place of the --context window; the scope lines of
+    line N that lie above it; no term, no line marked."""
+    scopes = FakeScopes({5: (POOL, TAKE)}, Definition(2, 8))
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    report = run_show(engine, None, "pool.py", FIXED, line=5, context=1, scope=True)
+    assert scopes.asked == [("pool.py", [-5]), ("pool.py", [5])]
+    assert _body(render_show(report, COMMAND_LINE)) == [
+        "1=class Pool:",
+        *(f"{n}-{line}" for n, line in enumerate(SOURCE.splitlines(), 1) if n >= 2),
+    ]
+    assert report.definition == Definition(2, 8) and report.matches == 0
+
+
+def test_show_scope_without_a_definition_is_the_window_and_a_note() -> None:
+    scopes = FakeScopes({}, "uncertain")
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1, scope=True)
+    text = render_show(report, COMMAND_LINE)
+    assert _body(text) == ["4-        x = 2", "5-        y = 3", "6-        z = 4"]
+    assert text.endswith("note: no definition known: the parse cannot place line 5\n")

@@ -202,7 +202,9 @@ def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
 
 def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
     f = text.fields
-    assert (json_text(f["query"]), f.get("mode", "fixed"), json_text(f["file"])) == (
+    # D46: `show FILE --line N` has no query.
+    query = json_text(f["query"]) if "query" in f else None
+    assert (query, f.get("mode", "fixed"), json_text(f["file"])) == (
         answer["query"],
         answer["mode"],
         answer["file"],
@@ -215,7 +217,10 @@ def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
             answer["line"],
             f"{window['start']}-{window['end']}",
         )
-        assert int(f["window_matches"]) == answer["window_matches"]
+        matches = f.get("window_matches")
+        assert (None if matches is None else int(matches)) == answer["window_matches"]
+        if answer["definition"] is not None:  # `--scope`: the definition is the window
+            assert answer["definition"] == window
         assert int(f["last_line"]) == answer["last_line"]
     else:
         assert None is answer["line"] is answer["window"] is answer["window_matches"]

@@ -16,6 +16,7 @@ _FIELD = re.compile(r"^  ([a-z_]+): (.*)$")
 _LIST_FIELD = re.compile(r"^  ([a-z_]+)\[(\d+)\]: (.*)$")
 _HEADER = re.compile(r"^== (.*) (\d+)-(\d+) \((\d+) hits?, cluster (\d+)/(\d+)\) ==$")
 _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
+_ELIDED = re.compile(r"-- [0-9]+ lines --")
 _SCOPE = re.compile(r"^(\d+)=(.*)$")
 _ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -160,7 +161,7 @@ def read(text: str) -> Answer:
             start, end, hits, index, of = map(int, numbers)
             answer.clusters.append(Cluster(path, start, end, hits, index, of, [[]]))
             snippets = answer.clusters[-1].snippets
-        elif line == "--":
+        elif line == "--" or _ELIDED.fullmatch(line):  # `-- K lines --`: show --scope (D46)
             snippets.append([])
         elif m := _SCOPE.match(line):
             answer.scopes.append((int(m.group(1)), m.group(2)))

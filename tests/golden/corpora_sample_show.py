@@ -19,3 +19,15 @@ def cap_60000(root: pathlib.Path) -> None:
     with (root / "dense.txt").open("w", encoding="utf-8", newline="\n") as f:
         for i in range(1, 60_001):
             f.write(f"dense {i}\n")
+
+
+def long_scope(root: pathlib.Path) -> None:
+    """`src/jobs.py`: a method of 73 lines (5-77) in a class, for `show --scope` (D46)."""
+    (root / "src").mkdir()
+    steps = "".join(f"        done += jobs[{k}]\n" for k in range(1, 71))
+    (root / "src" / "jobs.py").write_text(
+        '"""Jobs run in order."""\n\n\nclass Runner:\n    def run(self, jobs):\n'
+        f"        done = 0\n{steps}        return done\n\n"
+        "    def stop(self):\n        return None\n",
+        encoding="utf-8",
+    )

@@ -391,3 +391,22 @@ def test_one_string_is_taken_where_a_list_is(corpus: Path) -> None:
     assert one.is_error is False, text_of(one)
     assert text_of(one) == text_of(listed)
     assert one.structured_content == listed.structured_content
+
+
+def test_show_takes_no_query_when_line_is_given(corpus: Path) -> None:
+    """D46: `query` is optional for show with `line`; without both, refused in the
+    tool's words. `scope`: the definition around the line, as the command line prints it."""
+    server = build_server([str(corpus)])
+    bare, scoped, missing = call_tools(
+        server,
+        ("show", {"file": "samples/clusters.txt", "line": 16, "context": 1}),
+        ("show", {"file": "src/net/pool.py", "line": 6, "scope": True}),
+        ("show", {"file": "samples/clusters.txt"}),
+    )
+    argv = ["show", "samples/clusters.txt", "--line", "16", "--context", "1"]
+    assert text_of(bare) == tool_text(run_cli(corpus, *argv).out)
+    assert "16-line 16: hit the target\n" in text_of(bare)
+    argv = ["show", "src/net/pool.py", "--line", "6", "--scope"]
+    assert text_of(scoped) == tool_text(run_cli(corpus, *argv).out)
+    assert missing.is_error is True
+    assert text_of(missing) == "error: show needs query without line; give query\n"

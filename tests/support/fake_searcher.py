@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from asrch.domain.counting import FileCount, Tally
-from asrch.domain.lines import FileScan, FileWindow, SourceLine
+from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
 from asrch.domain.ports import NO_SCOPES, PathKind, PathStatus, Scopes
 from asrch.domain.query import Query
 
@@ -178,19 +178,22 @@ class FakeSearcher:
             found[file] = tuple(self._source_line(query, n, lines[n - 1]) for n in hits[:keep])
         return found
 
-    def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
+    def window(
+        self, query: Query, file: str, *, line: int, context: int, span: Span | None = None
+    ) -> FileWindow:
         self.calls.append(("window", query.term, file, line, context))
         lines = self._lines(file)
         if not 1 <= line <= len(lines):
             return FileWindow(last_line=len(lines))
-        numbers = range(max(1, line - context), min(len(lines), line + context) + 1)
+        first, last = span or (line - context, line + context)
+        numbers = range(max(1, first), min(len(lines), last) + 1)
         return FileWindow(
             lines=tuple(self._source_line(query, n, lines[n - 1]) for n in numbers),
             last_line=len(lines),
         )
 
     def _source_line(self, query: Query, number: int, text: bytes) -> SourceLine:
-        if not self._matches(query, text):
+        if not query.term or not self._matches(query, text):  # no term: none marked (D46)
             return SourceLine(number, text, is_match=False)
         haystack = text.lower() if query.ignore_case else text
         term = query.term.encode()

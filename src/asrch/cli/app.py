@@ -22,6 +22,7 @@ from asrch import __version__
 from asrch.cli.errors import (
     ArgumentError,
     UnknownWordError,
+    arguments_count,
     converter_for,
     one_mode,
     placeholders,
@@ -56,13 +57,16 @@ class Streams(NamedTuple):
 _EMPTY = inspect.Parameter.empty
 
 
-def _hint(argument: Argument) -> Any:
-    """The parameter's type, with the converter that holds its rule (D25)."""
+def _hint(argument: Argument, *, optional: bool = False) -> Any:
+    """The parameter's type, with the converter that holds its rule (D25); `optional`:
+    a positional that may be missing (None: cyclopts checks a default against the type
+    when pydantic is loaded, as in the MCP server's process)."""
     names = (argument.spelling, *argument.aliases)
     if argument.positional:
         # A bare `-` (stdin's name elsewhere) reaches cyclopts as a placeholder: see
         # `asrch.cli.errors.placeholders`.
-        return Annotated[str, Parameter(name=argument.spelling, converter=text_value)]
+        kind: Any = str | None if optional else str
+        return Annotated[kind, Parameter(name=argument.spelling, converter=text_value)]
     base: Any = {
         "flag": bool,
         "text": str,
@@ -73,12 +77,15 @@ def _hint(argument: Argument) -> Any:
     return Annotated[base, Parameter(name=names, negative=(), converter=converter_for(argument))]
 
 
-def _parameter(argument: Argument) -> inspect.Parameter:
-    hint = _hint(argument)
+def _parameter(argument: Argument, *, filled_from_the_right: bool = False) -> inspect.Parameter:
+    # After an optional positional every one is optional to cyclopts; `read` fills them
+    # from the right and says what is missing (D46).
+    required = argument.required and not filled_from_the_right
+    default = _EMPTY if required else argument.default
+    hint = _hint(argument, optional=argument.positional and default is None)
     if argument.positional and argument.many:
         return inspect.Parameter(argument.name, inspect.Parameter.VAR_POSITIONAL, annotation=hint)
     if argument.positional:
-        default = _EMPTY if argument.required else argument.default
         return inspect.Parameter(
             argument.name, inspect.Parameter.POSITIONAL_ONLY, default=default, annotation=hint
         )
@@ -106,7 +113,13 @@ def _function(command: Command[Any]) -> Callable[..., int]:
 
     call.__name__ = command.name
     options = [a for a in declared if not a.positional]
-    signature = inspect.Signature([_parameter(a) for a in (*positionals, *options)])
+    right = any(a.unless for a in positionals)
+    signature = inspect.Signature(
+        [
+            *(_parameter(a, filled_from_the_right=right) for a in positionals),
+            *(_parameter(a) for a in options),
+        ]
+    )
     call.__signature__ = signature  # type: ignore[attr-defined]
     return call
 
@@ -256,7 +269,26 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
     for name, value in values.items():
         if isinstance(value, tuple):  # `*paths`
             values[name] = list(value)
+    command = COMMANDS.get(tokens[0])
+    if command is not None and any(a.unless for a in command.positionals):
+        _fill_from_the_right(command, values, tokens)
     return tokens[0], values
+
+
+def _fill_from_the_right(
+    command: Command[Any], values: dict[str, Any], tokens: Sequence[str]
+) -> None:
+    """D46: an argument needed only `unless` another is given (show's QUERY, unless
+    --line) comes first, so the positionals given fill from the right: `show FILE
+    --line N` is FILE. Too few for what was given: what the command needs."""
+    positionals = command.positionals
+    given = [values.pop(a.name) for a in positionals if values.get(a.name) is not None]
+    takers = positionals[len(positionals) - len(given) :] if given else ()
+    values.update((a.name, value) for a, value in zip(takers, given, strict=True))
+    for argument in positionals:
+        needed = argument.required or (argument.unless and values.get(argument.unless) is None)
+        if needed and values.get(argument.name) is None:
+            raise arguments_count(command.name, tokens)
 
 
 def run_command_line(tokens: Sequence[str], searcher: Searcher, streams: Streams) -> int:

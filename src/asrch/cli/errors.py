@@ -222,7 +222,7 @@ def _missing(exc: MissingArgumentError, command: str, tokens: Sequence[str]) -> 
                     f"if {quote(value)} is the value, write {quote(token + '=' + value)}"
                 )
         return ArgumentError(f"{option} needs a value; nothing follows it")
-    return _count(command, tokens)
+    return arguments_count(command, tokens)
 
 
 def _positionals(command: str, tokens: Sequence[str]) -> list[str]:
@@ -244,19 +244,25 @@ def _positionals(command: str, tokens: Sequence[str]) -> list[str]:
     return got
 
 
-def _count(command: str, tokens: Sequence[str]) -> ArgumentError:
+def arguments_count(command: str, tokens: Sequence[str]) -> ArgumentError:
     """Too few or too many arguments: what the command needs, what it got."""
     found = COMMANDS.get(command)
     positionals = found.positionals if found is not None else ()
-    required = [a.spelling for a in positionals if a.required]
+    required = [a.spelling for a in positionals if a.required or a.unless]
     most = None if any(a.many for a in positionals) else len(positionals)
     got = _positionals(command, tokens[1:])
+    needs = " and ".join(required)
+    for argument in positionals:
+        if argument.unless and found is not None:  # D46: show FILE --line N
+            other = next(a for a in found.arguments if a.name == argument.unless)
+            rest = [a.spelling for a in positionals if a.required]
+            needs += f", or {' and '.join([*rest, f'{other.spelling} {other.metavar}'])}"
     if len(got) < len(required):
         listed = " ".join(quote(a) for a in got)
         received = "no argument" if not got else f"{len(got)} argument{'s' if len(got) > 1 else ''}"
         received += " besides options" + (f": {listed}" if got else "")
         return ArgumentError(
-            f"{command} needs {' and '.join(required)}, got {received}; see the usage below",
+            f"{command} needs {needs}, got {received}; see the usage below",
             with_help=True,
         )
     extra = got[most:] if most is not None else []
@@ -307,11 +313,11 @@ def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
             return UnknownWordError(f"unknown option: {quote(combined)}")
         known = any(spelling in _spellings(a) for a in _arguments(command))
         if typed is None or known:
-            return _count(command, tokens)  # after `--`: one argument too many
+            return arguments_count(command, tokens)  # after `--`: one argument too many
         named = typed if spelling.strip("-") == "" else spelling
         return UnknownWordError(f"unknown option: {quote(named)}")
     if isinstance(exc, UnusedCliTokensError):
-        return _count(command, tokens)
+        return arguments_count(command, tokens)
     listed = " ".join(quote(t) for t in tokens[1:])
     return ArgumentError(
         f"{command} cannot read its arguments ({listed}); see the usage below",

@@ -1,11 +1,12 @@
 """`show`: the matches of one term in one file with context, or one line's window."""
 
 from asrch.commands.checks import require_file, require_range
-from asrch.commands.options import require_kept, single_query
+from asrch.commands.options import filters_of, require_kept, single_query
 from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
+from asrch.domain.lines import Definition
 from asrch.domain.ports import Scopes, Searcher
-from asrch.domain.query import SearchOptions
+from asrch.domain.query import Query, SearchOptions
 from asrch.domain.show import (
     ShowReport,
     build_line_report,
@@ -19,16 +20,25 @@ from asrch.domain.words import arg
 
 def run_show(
     searcher: Searcher,
-    term: str,
+    term: str | None,
     file: str,
     options: SearchOptions,
     *,
     line: int | None,
     context: int,
+    scope: bool = False,
     scopes: Scopes | None = None,
 ) -> ShowReport:
-    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
-    query = single_query(searcher, term, options)
+    """`scopes` defaults to the searcher's own (D31); tests may hand another. Without a
+    `term` (`show FILE --line N`, D46) no line is marked; the query's term is empty."""
+    if line is None and term is None:
+        raise InputError(f"show needs {arg('query')} without {arg('line')}; give {arg('query')}")
+    if scope and line is None:
+        raise InputError(f"{arg('scope')} needs {arg('line')}, the line whose definition to print")
+    if term is None:
+        query = Query("", options.mode, options.ignore_case, filters_of(searcher, options))
+    else:
+        query = single_query(searcher, term, options)
     require_range(arg("context"), context, 0, SHOW_CONTEXT_MAX)
     require_file(searcher, file)
     require_kept(query.filters, file)
@@ -38,7 +48,17 @@ def run_show(
     else:
         window = searcher.window(query, file, line=line, context=context)
         _require_line(file, line, window.last_line)
-        report = build_line_report(query, file, window, line=line, context=context)
+        found = (scopes or searcher.scopes()).around(file, line) if scope else None
+        if isinstance(found, Definition):
+            # D46: the definition's lines, in place of the --context window.
+            window = searcher.window(query, file, line=line, context=0, span=found)
+            report = build_line_report(
+                query, file, window, line=line, context=context, definition=found
+            )
+        else:
+            report = build_line_report(
+                query, file, window, line=line, context=context, unplaced=found
+            )
     # D31: the scope lines of what the report prints; none asked, none parsed.
     lines = scope_lines_of_show(report)
     if not lines:

@@ -88,6 +88,10 @@ class Argument(NamedTuple):
     """At most this many values (a list): the tool's `maxItems` (D37)."""
     update: Update | None = None
     """A `search` argument: the search options with its given value in force."""
+    unless: str = ""
+    """Not `required`, but needed unless this other argument is given (show's QUERY
+    without `line`, D46). On the command line the positionals then fill from the right:
+    one argument is the last positional (FILE)."""
 
     @property
     def spelling(self) -> str:
@@ -500,18 +504,25 @@ SAMPLE: "Command[SampleReport]" = Command(
 SHOW: "Command[ShowReport]" = Command(
     "show",
     f"up to {SHOW_MAX_MATCHES} matches, or --line N; --context 0-{SHOW_CONTEXT_MAX}",
-    f"Print FILE's matches with context; more than {SHOW_MAX_MATCHES}: refused, a note "
-    "(exit 3).\nWith --line N: the lines around N, never refused.",
+    f"Print FILE's matches with context; over {SHOW_MAX_MATCHES}: refused (exit 3).\n"
+    "With --line N: the lines around N, never refused.",
     (
-        QUERY,
+        QUERY._replace(required=False, unless="line"),
         FILE,
         _number(
             "line",
             None,
-            "the window around line N, 1 to the last line",
-            "Only the lines around this line.",
+            "the window around line N",
+            "",  # the tool's description says it
             low=1,
             allowed="1 to the file's last line",
+        ),
+        Argument(
+            "scope",
+            "flag",
+            False,
+            "--line N's definition",
+            "The definition around line.",
         ),
         _number(
             "context",
@@ -527,7 +538,7 @@ SHOW: "Command[ShowReport]" = Command(
     (
         "asrch show connect src/net/client.py",
         "asrch show --word retry src/util/retry.py --context 0",
-        "asrch show hit samples/clusters.txt --line 16 --context 3",
+        "asrch show src/net/pool.py --line 6 --scope",
         "asrch show -i RETRY src/util/retry.py",
         "asrch show --type py connect src/net/pool.py",
         "asrch show --glob '!tests/**' connect src/net/pool.py",

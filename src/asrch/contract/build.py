@@ -191,15 +191,18 @@ def sample_answer(report: SampleReport) -> Answer:
 def show_answer(report: ShowReport) -> Answer:
     at_line = report.line is not None
     span = window(report, report.line) if report.line is not None else None
+    definition = report.definition
     return {
         **_query_head("show", report.query),
+        "query": json_text(report.query.term) if report.queried else None,
         "file": json_path(report.file),
         "matches": None if at_line else report.matches,
         "capped": report.capped,
         "refused": report.refused,
         "line": report.line,
         "window": {"start": span[0], "end": span[1]} if span else None,
-        "window_matches": report.matches if at_line else None,
+        "definition": None if definition is None else dict(definition._asdict()),
+        "window_matches": report.matches if at_line and report.queried else None,
         "last_line": report.last_line if at_line else None,
         "context": report.context,
         "snippets": _snippets(report.snippets),

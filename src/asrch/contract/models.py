@@ -307,6 +307,9 @@ class ShowAnswer(QueryAnswerHead):
     """`asrch show --format json`: matches with context, or the window around `line`."""
 
     command: Literal["show"] = "show"
+    query: Text | None = Field(  # type: ignore[assignment]
+        description="The term; null for `show FILE --line N`, which takes none (D46)."
+    )
     file: Text
     matches: Count | None = Field(
         description="Matching lines in the file; null with `--line` (see `window_matches`)."
@@ -317,7 +320,13 @@ class ShowAnswer(QueryAnswerHead):
     )
     line: LineNumber | None = Field(description="`--line N`, or null.")
     window: Window | None = Field(description="With `--line`: the range printed.")
-    window_matches: Count | None = Field(description="With `--line`: matching lines in the window.")
+    definition: Window | None = Field(
+        description="With `--scope`: the lines of the definition printed around `line` "
+        "(D46); null without it, or when none is known (a note says why)."
+    )
+    window_matches: Count | None = Field(
+        description="With `--line` and a query: matching lines in the window."
+    )
     last_line: Count | None = Field(description="With `--line`: the file's last line number.")
     context: Count
     snippets: tuple[Snippet, ...]

@@ -29,6 +29,10 @@ SCOUT_LIST_MAX = 10
 SHOW_MAX_MATCHES = 20
 SHOW_CONTEXT_MAX = 5
 SHOW_CONTEXT_DEFAULT = 2
+SCOPE_WHOLE_MAX = 60
+"""`show --line N --scope` (D46): a definition up to this many lines is printed whole;
+a longer one as its first line, N-SCOPE_AROUND..N+SCOPE_AROUND and its last line."""
+SCOPE_AROUND = 5
 SAMPLE_CLUSTERS_MAX = 5
 SAMPLE_CLUSTERS_DEFAULT = 3
 CLUSTER_GAP = 2

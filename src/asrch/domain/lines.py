@@ -1,6 +1,6 @@
 """Lines of one file as the engine hands them over: number, raw bytes, match or not."""
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 Span = tuple[int, int]
 """A match's byte offsets in its line, start and end, as rg's `--json` submatches give."""
@@ -12,6 +12,18 @@ class Scope(NamedTuple):
     line: int
     text: bytes
     """The header line as in the file, line ending removed."""
+
+
+class Definition(NamedTuple):
+    """The lines of the innermost definition around a line (D46), first to last."""
+
+    start: int
+    end: int
+
+
+Unplaced = Literal["none", "no_grammar", "too_large", "unreadable", "uncertain"]
+"""Why no definition is given for a line: none encloses it; the file has no grammar, is
+too large to parse or could not be read; the parse cannot place the line (D31)."""
 
 
 class SourceLine(NamedTuple):

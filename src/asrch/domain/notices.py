@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple
 from asrch.domain.boundaries import loose_edges
 from asrch.domain.counting import Tally, relative_to
 from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP
+from asrch.domain.lines import Unplaced
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 
@@ -154,6 +155,16 @@ class PastEndNotice(NamedTuple):
     kind: Literal["past_end"] = "past_end"
 
 
+class NoDefinitionNotice(NamedTuple):
+    """`show --line N --scope` found no definition to print (D46): why, and the
+    `--context` window is printed instead."""
+
+    file: str
+    line: int
+    why: Unplaced
+    kind: Literal["no_definition"] = "no_definition"
+
+
 Notice = (
     BroadNotice
     | CapNotice
@@ -169,6 +180,7 @@ Notice = (
     | RefusedNotice
     | PastEndNotice
     | IdleFilterNotice
+    | NoDefinitionNotice
 )
 
 

@@ -14,7 +14,15 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from asrch.domain.counting import Tally
-    from asrch.domain.lines import FileScan, FileWindow, Scope, SourceLine
+    from asrch.domain.lines import (
+        Definition,
+        FileScan,
+        FileWindow,
+        Scope,
+        SourceLine,
+        Span,
+        Unplaced,
+    )
     from asrch.domain.query import Query
 
 
@@ -85,9 +93,12 @@ class Searcher(Protocol):
         """The `Scopes` that reads files where this searcher does (D31)."""
         ...
 
-    def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
-        """Lines `line - context .. line + context` of one file, matches marked, and
-        the file's last line number (an out-of-range `line` gets no lines)."""
+    def window(
+        self, query: Query, file: str, *, line: int, context: int, span: Span | None = None
+    ) -> FileWindow:
+        """Lines `line - context .. line + context` (or `span`, first to last) of one
+        file, matches marked (none when the query's term is empty: `show FILE --line N`,
+        D46), and the file's last line number (an out-of-range `line` gets no lines)."""
         ...
 
 
@@ -102,12 +113,20 @@ class Scopes(Protocol):
         No entry at all: the file has no grammar, nothing was parsed."""
         ...
 
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        """The innermost definition enclosing `line` (D46), or why none is given, by the
+        same rules as `of`: never a guessed one."""
+        ...
+
 
 class NoScopes:
     """A `Scopes` that knows none: for callers and tests that print no scope lines."""
 
     def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
         return {}
+
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        return "none"
 
 
 NO_SCOPES = NoScopes()

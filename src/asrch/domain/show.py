@@ -4,10 +4,11 @@ from typing import NamedTuple
 
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
-from asrch.domain.limits import SHOW_MAX_MATCHES
-from asrch.domain.lines import FileScan, FileWindow, Scope, SourceLine
+from asrch.domain.limits import SCOPE_AROUND, SCOPE_WHOLE_MAX, SHOW_MAX_MATCHES
+from asrch.domain.lines import Definition, FileScan, FileWindow, Scope, SourceLine, Unplaced
 from asrch.domain.next_step import NO_STEP, NextStep, show_step
 from asrch.domain.notices import (
+    NoDefinitionNotice,
     Notice,
     RefusedNotice,
     SkippedNotice,
@@ -32,6 +33,13 @@ class ShowReport(NamedTuple):
     snippets: tuple[Snippet, ...] = ()
     notices: tuple[Notice, ...] = ()
     next_step: NextStep = NO_STEP
+    definition: Definition | None = None
+    """`--scope` (D46): the definition printed in place of the `--context` window."""
+
+    @property
+    def queried(self) -> bool:
+        """A query was given: `show FILE --line N` has none (D46), and marks no line."""
+        return bool(self.query.term)
 
 
 def _snippets(
@@ -73,13 +81,38 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
     )
 
 
+def definition_pieces(definition: Definition, line: int) -> list[tuple[int, int]]:
+    """What `--scope` prints of `definition` (D46): all of it up to SCOPE_WHOLE_MAX lines;
+    else its first line, `line` ± SCOPE_AROUND inside it, and its last line, pieces
+    that touch or overlap printed as one."""
+    start, end = definition
+    if end - start + 1 <= SCOPE_WHOLE_MAX:
+        return [(start, end)]
+    around = range(max(start, line - SCOPE_AROUND), min(end, line + SCOPE_AROUND) + 1)
+    return merge_windows([start, *around, end], 0, 0)
+
+
 def build_line_report(
-    query: Query, file: str, window: FileWindow, *, line: int, context: int
+    query: Query,
+    file: str,
+    window: FileWindow,
+    *,
+    line: int,
+    context: int,
+    definition: Definition | None = None,
+    unplaced: Unplaced | None = None,
 ) -> ShowReport:
-    """The lines around `line`, matches marked; never refused for the match count."""
+    """The lines around `line`, matches marked; never refused for the match count. With
+    `definition` (`--scope`), the pieces of it instead; `unplaced`: why none is given."""
     by_number = {ln.number: ln for ln in window.lines}
-    windows = merge_windows([line], context, context, last=window.last_line)
+    if definition is None:
+        windows = merge_windows([line], context, context, last=window.last_line)
+    else:
+        windows = definition_pieces(definition, line)
+    snippets = _snippets(windows, by_number)
     notices: list[Notice] = []
+    if unplaced is not None:
+        notices.append(NoDefinitionNotice(file=file, line=line, why=unplaced))
     if loose := loose_boundary(query):
         notices.append(loose)
     if window.skipped:
@@ -88,11 +121,12 @@ def build_line_report(
         query=query,
         file=file,
         context=context,
-        matches=sum(1 for ln in window.lines if ln.is_match),
+        matches=sum(1 for s in snippets for ln in s.lines if ln.is_match),
         line=line,
         last_line=window.last_line,
-        snippets=_snippets(windows, by_number),
+        snippets=snippets,
         notices=tuple(notices),
+        definition=definition,
     )
 
 

@@ -311,12 +311,20 @@ def _matches(block: bytes) -> Iterator[tuple[int, Span | None]]:
 
 
 def read_window(
-    rg: str, query: Query, file: str, *, line: int, context: int, launch: Launch = HERE
+    rg: str,
+    query: Query,
+    file: str,
+    *,
+    line: int,
+    context: int,
+    span: Span | None = None,
+    launch: Launch = HERE,
 ) -> FileWindow:
-    start, end = max(1, line - context), line + context
+    """Lines `line - context .. line + context`, or `span`; no query term: none marked."""
+    start, end = span or (max(1, line - context), line + context)
     # rg's labels first: its output for a long line is gone before the window's text
     # is read (peak memory about twice the line, not four or five times, issue 20).
-    found = window_matches(rg, query, file, start, end, launch=launch)
+    found = window_matches(rg, query, file, start, end, launch=launch) if query.term else {}
     raw, last = read_lines(file, start, end, launch)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)

@@ -48,7 +48,7 @@ from asrch.domain.limits import (
     SCOPE_PARSE_WORK,
     SCOPE_PARSE_WORK_PER_BYTE,
 )
-from asrch.domain.lines import Scope, SourceLine
+from asrch.domain.lines import Definition, Scope, SourceLine, Unplaced
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -509,6 +509,37 @@ def _line_starts(data: bytes) -> list[int]:
     return [total + row for row, total in enumerate(before)][:-1]
 
 
+def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced:
+    """The lines of the innermost definition enclosing `line` (D46, `show --scope`), by
+    the walk that gives scope lines, within its bounds: no definition when the walk is
+    uncertain or the parse passed its bounds. A Python definition's decorators are its
+    first lines."""
+    starts = _line_starts(data)
+    if not 1 <= line <= len(starts):
+        return "none"
+    start = starts[line - 1]
+    text = data[start : starts[line] if line < len(starts) else len(data)]
+    tree = _parse(grammar, data)
+    if tree is None:
+        return "uncertain"
+    target = start + _target(SourceLine(line, text, False), text)
+    try:
+        walk = _walk(tree.root_node, target, grammar, _Verdicts(_Budget(SCOPE_NODE_VISITS)))
+    except _OverBudgetError:
+        return "uncertain"
+    if walk.uncertain:
+        return "uncertain"
+    if not walk.definitions:
+        return "none"
+    node = walk.definitions[-1]
+    if node.parent is not None and node.parent.type == "decorated_definition":
+        node = node.parent
+    first, (last, column) = node.start_point[0], node.end_point
+    if column == 0 and last > first:  # ends with its line's newline
+        last -= 1
+    return Definition(first + 1, last + 1)
+
+
 def _line_text(data: bytes, starts: list[int], row: int) -> bytes:
     end = starts[row + 1] - 1 if row + 1 < len(starts) else len(data)
     text = data[starts[row] : end]
@@ -567,6 +598,19 @@ class TreeSitterScopes:
                 scopes.append(Scope(line=header + 1, text=_line_text(data, starts, header)))
             out[line.number] = tuple(scopes[-SCOPE_DEPTH:])
         return out
+
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        grammar = grammar_of(file)
+        if grammar is None:
+            return "no_grammar"
+        try:
+            size = os.stat(file if self._cwd is None else os.path.join(self._cwd, file)).st_size
+        except OSError:
+            return "unreadable"
+        if size > SCOPE_MAX_BYTES:
+            return "too_large"
+        data = self._read(file)
+        return "unreadable" if data is None else innermost(data, grammar, line)
 
     def _read(self, file: str) -> bytes | None:
         """The file's bytes, if it is a regular file of at most `SCOPE_MAX_BYTES`: opened

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from asrch.domain.counting import Tally
-    from asrch.domain.lines import FileScan, FileWindow, SourceLine
+    from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
     from asrch.domain.ports import Scopes
     from asrch.domain.query import Query
 
@@ -213,12 +213,14 @@ class RipgrepSearcher:
             lambda: matching_lines(self.rg, query, files, keep=keep, launch=self._launch),
         )
 
-    def window(self, query: Query, file: str, *, line: int, context: int) -> FileWindow:
+    def window(
+        self, query: Query, file: str, *, line: int, context: int, span: Span | None = None
+    ) -> FileWindow:
         from asrch.engine.files import read_window
 
         return self._judged(
             query,
             lambda: read_window(
-                self.rg, query, file, line=line, context=context, launch=self._launch
+                self.rg, query, file, line=line, context=context, span=span, launch=self._launch
             ),
         )

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 from asrch.domain.boundaries import word_part
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
-from asrch.domain.limits import SHOW_MAX_MATCHES
+from asrch.domain.limits import SCOPE_MAX_BYTES, SHOW_MAX_MATCHES
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BinaryNotice,
@@ -15,6 +15,7 @@ from asrch.domain.notices import (
     IdleFilterNotice,
     LooseBoundaryNotice,
     NestedPathNotice,
+    NoDefinitionNotice,
     NoMatchNotice,
     Notice,
     PastEndNotice,
@@ -188,6 +189,25 @@ def notice_text(notice: Notice) -> str:
                 f"only the first {notice.kept} matches are clustered; narrow the term or "
                 "the path to see the rest"
             )
+        case NoDefinitionNotice():
+            return _no_definition(notice)
+
+
+def _no_definition(notice: NoDefinitionNotice) -> str:
+    """Why `show --scope` printed the `--context` window (D46)."""
+    if notice.why == "none":
+        return f"no definition encloses line {notice.line}"
+    if notice.why == "no_grammar":
+        name = notice.file.rsplit("/", 1)[-1]
+        extension = name[name.rfind(".") :] if name.rfind(".") > 0 else ""
+        which = f"{quote(extension)} files" if extension else "files without an extension"
+        return f"no definition known: {which} are not parsed"
+    if notice.why == "too_large":
+        megabytes = SCOPE_MAX_BYTES // 1_000_000
+        return f"no definition known: {quote(notice.file)} is over {megabytes} MB, not parsed"
+    if notice.why == "unreadable":
+        return f"no definition known: {quote(notice.file)} could not be read to parse it"
+    return f"no definition known: the parse cannot place line {notice.line}"
 
 
 def notes(notices: Sequence[Notice], spelling: Spelling) -> list[tuple[str, str]]:

@@ -11,7 +11,10 @@ from asrch.render.toon import Scalar, block, count
 
 
 def window(report: ShowReport, line: int) -> tuple[int, int]:
-    """The range `show --line LINE` printed: `line` alone when the file gave no lines."""
+    """The range `show --line LINE` printed: `line` alone when the file gave no lines;
+    with `--scope`, the definition's (D46)."""
+    if report.definition is not None:
+        return report.definition.start, report.definition.end
     if not report.snippets:
         return line, line
     return report.snippets[0].lines[0].number, report.snippets[-1].lines[-1].number
@@ -19,7 +22,7 @@ def window(report: ShowReport, line: int) -> tuple[int, int]:
 
 def render_show(report: ShowReport, spelling: Spelling) -> str:
     fields: list[tuple[str, Scalar]] = [
-        ("query", report.query.term),
+        *([("query", report.query.term)] if report.queried else []),
         *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
         ("file", report.file),
     ]
@@ -30,13 +33,13 @@ def render_show(report: ShowReport, spelling: Spelling) -> str:
         fields += [
             ("line", report.line),
             ("window", f"{first}-{last}"),
-            ("window_matches", report.matches),
+            *([("window_matches", report.matches)] if report.queried else []),
             ("last_line", report.last_line or 0),
         ]
     if report.context != SHOW_CONTEXT_DEFAULT:
         fields.append(("context", report.context))
     lines = block("show", fields)
-    lines += snippet_lines(report.snippets)
+    lines += snippet_lines(report.snippets, elided=report.definition is not None)
     lines += notice_lines(report.notices, spelling)
     lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"

@@ -1,5 +1,6 @@
 """Grep-like snippet text (D7, D8, D31): `N:text` for matches, `N-text` for context, `N=text`
-for the definitions around a match, `--` between snippets."""
+for the definitions around a match, `--` between snippets (`-- K lines --` where
+`show --scope` leaves K lines of a definition out, D46)."""
 
 from asrch.domain.lines import Scope, SourceLine
 from asrch.domain.sample import Snippet
@@ -86,7 +87,9 @@ class Trail:
         return new or scope[-1:]
 
 
-def snippet_lines(snippets: tuple[Snippet, ...], trail: Trail | None = None) -> list[str]:
+def snippet_lines(
+    snippets: tuple[Snippet, ...], trail: Trail | None = None, *, elided: bool = False
+) -> list[str]:
     """The snippets, each after the scope lines (D31) and the marks (D48) of its lines.
 
     `trail` follows what this answer printed for the file so far (a sample's clusters
@@ -96,10 +99,27 @@ def snippet_lines(snippets: tuple[Snippet, ...], trail: Trail | None = None) -> 
     trail = Trail() if trail is None else trail
     out: list[str] = []
     for i, snippet in enumerate(snippets):
-        if i:
+        lines = snippet.lines
+        if i and elided:
+            out.append(f"-- {lines[0].number - snippets[i - 1].lines[-1].number - 1} lines --")
+        elif i:
             out.append("--")
-        out += trail.run(snippet.lines)
+        if elided and not i:
+            lines = _above_the_definition(snippets)
+        out += trail.run(lines)
     return out
+
+
+def _above_the_definition(snippets: tuple[Snippet, ...]) -> tuple[SourceLine, ...]:
+    """The first piece of a definition `show --scope` cut (D46), its first line carrying
+    the scope of the line asked about when that line is in a later piece: the definitions
+    around it are printed above the definition, not inside it."""
+    first = snippets[0].lines
+    placed = [ln for s in snippets[1:] for ln in s.lines if ln.scope_known is not None]
+    if not placed or any(ln.scope_known is not None for ln in first):
+        return first
+    head = first[0]._replace(scope=placed[0].scope, scope_known=placed[0].scope_known)
+    return (head, *first[1:])
 
 
 def shown_path(path: str) -> str:

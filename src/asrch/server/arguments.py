@@ -141,6 +141,8 @@ def read_arguments(name: str, given: Mapping[str, Any] | None) -> dict[str, Any]
         if key not in given or (given[key] is None and not argument.required):
             if argument.required:
                 raise InputError(f"{name} needs {key}; give {key}")
+            if argument.unless and given.get(argument.unless) is None:  # show: D46
+                raise InputError(f"{name} needs {key} without {argument.unless}; give {key}")
             continue
         values[key] = _read_one(argument, given[key])
     return values
