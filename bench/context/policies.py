@@ -47,6 +47,8 @@ class Attempt:
     policy: str
     found: bool = False
     calls: list[Call] = field(default_factory=list)
+    hit: Shown | None = None
+    """The first line of the answer the finding call showed (path as printed, line)."""
 
     @property
     def bytes_read(self) -> int:
@@ -69,7 +71,15 @@ def _bytes(text: str) -> int:
 
 def _hits(location: Location, shown: list[Shown]) -> bool:
     """`./a/b.py` and `a//b.py` are `a/b.py` (a `next:` line may join paths so)."""
-    return any(location.holds(posixpath.normpath(path), line) for path, line in shown)
+    return _hit(location, shown) is not None
+
+
+def _hit(location: Location, shown: list[Shown]) -> Shown | None:
+    """The first shown line inside the answer, its path normalized."""
+    for path, line in shown:
+        if location.holds(posixpath.normpath(path), line):
+            return posixpath.normpath(path), line
+    return None
 
 
 # --- rg -n -------------------------------------------------------------------------
@@ -112,7 +122,8 @@ def rg_attempts(
                 if cap[0] == "chars"
                 else cap_lines(text, cap[1])
             )
-            hit = _hits(location, rg_shown(seen))
+            attempt.hit = _hit(location, rg_shown(seen))
+            hit = attempt.hit is not None
             attempt.calls.append(Call(argv, status, _bytes(seen), hit))
             attempt.found = hit
     return attempts
@@ -241,7 +252,8 @@ class AsrchPolicy:
             read.update((posixpath.normpath(p), n) for p, n in shown)
             if self.skips_rereading and answer.listed:
                 done.update(_listed_reads(step.argv, answer))
-            hit = _hits(location, shown)
+            attempt.hit = _hit(location, shown)
+            hit = attempt.hit is not None
             attempt.calls.append(Call(step.argv, status, _bytes(text), hit))
             if hit:
                 attempt.found = True

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from asrch.engine.binary import resolve_rg
 from bench.context import answers
+from bench.context.definitions import Reading, readings
 from bench.context.diagnose import TermFacts, facts
 from bench.context.policies import ASRCH_BUDGET, CAPS, AsrchPolicy, Attempt, rg_attempts
 from bench.context.scoring import Goal, Summary, goal, summarize
@@ -59,6 +60,8 @@ class Outcome:
     task: Task
     location: answers.Location
     attempts: dict[str, Attempt]
+    reads: dict[str, Reading | None]
+    """Reading the definition around the hit, per arm (`bench.context.definitions`)."""
 
 
 def run_tasks(
@@ -81,7 +84,8 @@ def run_tasks(
         attempts.update(rg_attempts(rg, task.candidates, location, root))
         for variant in policies[2:]:
             attempts[variant.name] = variant.attempt(task.candidates, location, root)
-        outcomes.append(Outcome(task, location, attempts))
+        reads = readings(asrch, root, location, attempts[AGENT], attempts["rg"])
+        outcomes.append(Outcome(task, location, attempts, reads))
     return outcomes
 
 
@@ -206,10 +210,8 @@ def markdown(
         lines.append(
             f"| {o.task.id} | {o.task.kind} | `{loc.path}` {loc.start}-{loc.end} | {cells} |"
         )
+    lines += ["", "Cells: found, bytes read / calls.", "", *reading_lines(outcomes), ""]
     lines += [
-        "",
-        "Cells: found, bytes read / calls.",
-        "",
         f"The three tasks where `{AGENT}` did worst (misses first, then bytes against "
         "rg's), with every call it made:",
         "",
@@ -260,6 +262,33 @@ def write_doc(path: Path, generated: str, task_set: TaskSet = STDLIB) -> None:
         path.write_text(old + generated, encoding="utf-8")
 
 
+def reading_lines(outcomes: Sequence[Outcome]) -> list[str]:
+    """D46: reading the definition around the hit, each arm from its own hit."""
+    lines = [
+        "Then reading the definition around the hit (issue 30, D46; scored apart from "
+        f"finding): `{AGENT}` with one `show FILE --line N --scope`, rg + sed with "
+        "`sed -n` windows (`bench/context/definitions.py`). *Covers*: the answer's first "
+        "and last lines printed; *whole*: all of them.",
+        "",
+        "| reader | reads | covers | whole | median B | p90 B | calls |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    names = sorted({name for o in outcomes for name in o.reads})
+    for name in names:
+        done = [r for o in outcomes if (r := o.reads.get(name)) is not None]
+        if not done:
+            continue
+        sizes = sorted(r.bytes_read for r in done)
+        median = sizes[len(sizes) // 2]
+        p90 = sizes[min(len(sizes) - 1, (9 * len(sizes)) // 10)]
+        lines.append(
+            f"| {name} | {len(done)} | {sum(r.covers for r in done)} | "
+            f"{sum(r.whole for r in done)} | {median:,} | {p90:,} | "
+            f"{sum(r.calls for r in done)} |"
+        )
+    return lines
+
+
 def as_json(
     task_set: TaskSet,
     outcomes: Sequence[Outcome],
@@ -290,6 +319,7 @@ def as_json(
                     }
                     for name, a in o.attempts.items()
                 },
+                "reads": {k: None if r is None else asdict(r) for k, r in o.reads.items()},
             }
             for o in outcomes
         ],
