@@ -43,7 +43,9 @@ class PathStatus(NamedTuple):
     """Why an UNREADABLE path cannot be read, in the system's words."""
 
 
-class Searcher(Protocol):
+class Files(Protocol):
+    """The filesystem as rg sees it: what a path is, where it is, what a walk reaches."""
+
     def inspect(self, path: str) -> PathStatus:
         """What `path` is, and whether it can be read; a FIFO or device is never opened."""
         ...
@@ -58,21 +60,33 @@ class Searcher(Protocol):
         filters did nothing)."""
         ...
 
+
+class Types(Protocol):
+    """rg's file types, which `--type` names."""
+
     def file_types(self) -> dict[str, tuple[str, ...]]:
         """rg's file types (`--type` names) and the file-name globs of each."""
+        ...
+
+
+class Counts(Protocol):
+    """Matching lines per file: survey's and scout's numbers."""
+
+    def count(self, query: Query, target: str, *, cap: int) -> Tally:
+        """Matching lines per file under `target`, in path order, stopped at `cap`."""
         ...
 
     def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
         """`count` of each query under one `target`, each with its own cap, in order."""
         ...
 
-    def count(self, query: Query, target: str, *, cap: int) -> Tally:
-        """Matching lines per file under `target`, in path order, stopped at `cap`."""
-        ...
-
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """`count` of each (query, target), each with its own cap, in order."""
         ...
+
+
+class Lines(Protocol):
+    """The text of matching lines and their context in named files."""
 
     def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:
         """The first `keep` matches of one file with `context` lines, and the total.
@@ -89,16 +103,22 @@ class Searcher(Protocol):
         given; one search for all of them (D32's listed lines)."""
         ...
 
-    def scopes(self) -> Scopes:
-        """The `Scopes` that reads files where this searcher does (D31)."""
-        ...
-
     def window(
         self, query: Query, file: str, *, line: int, context: int, span: Span | None = None
     ) -> FileWindow:
         """Lines `line - context .. line + context` (or `span`, first to last) of one
         file, matches marked (none when the query's term is empty: `show FILE --line N`,
         D46), and the file's last line number (an out-of-range `line` gets no lines)."""
+        ...
+
+
+class Searcher(Files, Types, Counts, Lines, Protocol):
+    """The four concerns the use cases ask of a search engine, which one adapter may
+    serve whole (rg: `engine.searcher.RipgrepSearcher`); and the `Scopes` that reads
+    files where it searches."""
+
+    def scopes(self) -> Scopes:
+        """The `Scopes` that reads files where this searcher does (D31)."""
         ...
 
 
