@@ -86,11 +86,11 @@ class BinaryNotice(NamedTuple):
 
 class NoMatchNotice(NamedTuple):
     directory: bool
-    filtered: bool = False
-    """`--type` / `--glob` were in force: only the files they keep were searched."""
     """A directory was searched, so the walk's rules can have hidden the matches: hidden
     and ignored files, binary files, the default exclusions. A file named as the path
     is searched whole, as rg does, and none of them applies to it."""
+    filtered: bool = False
+    """`--type` / `--glob` were in force: only the files they keep were searched."""
     kind: Literal["no_match"] = "no_match"
 
 

@@ -38,10 +38,6 @@ class SampleReport(NamedTuple):
     notices: tuple[Notice, ...]
     next_step: NextStep = NO_STEP
 
-    @property
-    def past_end(self) -> bool:
-        return self.page > self.pages
-
 
 def with_scope(line: SourceLine, found: dict[int, tuple[Scope, ...] | None]) -> SourceLine:
     """`line` with its scope (D31) as `found` tells it (D48: None, not placed)."""
