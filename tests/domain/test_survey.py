@@ -8,7 +8,13 @@ from hypothesis import strategies as st
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import InputError
 from asrch.domain.exclusions import EXCLUDED_DIRS
-from asrch.domain.notices import DominanceNotice, NestedPathNotice, SamePathNotice
+from asrch.domain.notices import (
+    BroadNotice,
+    DominanceNotice,
+    NestedPathNotice,
+    SamePathNotice,
+    search_notices,
+)
 from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
@@ -128,3 +134,27 @@ def test_overlap_notices_match_a_brute_force_reading(spelled: list[str]) -> None
             continue
         expected.add((groups[inner][0], groups[outer][0]))
     assert nested == expected
+
+
+FILE, DIRECTORY = PathKind.FILE, PathKind.DIRECTORY
+
+
+@pytest.mark.parametrize(
+    ("kinds", "one_file"),
+    [([FILE], True), ([FILE, FILE], True), ([FILE, DIRECTORY], False), ([DIRECTORY], False)],
+)
+def test_a_broad_term_searched_in_files_only_has_no_narrower_path(
+    kinds: list[PathKind], one_file: bool
+) -> None:
+    """As scout's (`search_notices`): a named file is the narrowest path there is."""
+    query = Query(term="needle")
+    paths = [f"p{i}" for i in range(len(kinds))]
+    tally = _tally(("p0", 1500))
+    report = build_survey_report(
+        [query], paths, [[tally] * len(kinds)], kinds=kinds, real_paths=[f"/r/{p}" for p in paths]
+    )
+    broad = [n for n in report.notices if isinstance(n, BroadNotice)]
+    assert [n.one_file for n in broad] == [one_file]
+    if len(kinds) == 1:
+        alone = [n for n in search_notices(query, tally, "p0", directory=not one_file)]
+        assert broad[0]._replace(term=None) in alone

@@ -130,6 +130,7 @@ def build_survey_report(
                     term=query.term,
                     mode=query.mode,
                     ignore_case=query.ignore_case,
+                    one_file=all(kind is PathKind.FILE for kind in kinds),
                     bounded_narrows=query.has_word_character,
                 )
             )
