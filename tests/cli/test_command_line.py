@@ -261,17 +261,33 @@ def test_a_value_that_looks_like_an_option_must_be_joined(option: str, value: st
         assert _values("survey", f"{option}={value}")["term"] == [value]
 
 
-def test_dash_and_negative_numbers_are_values_not_options() -> None:
-    assert _values("survey", "--term", "-", "--term", "-5")["term"] == ["-", "-5"]
-    assert _values("scout", "-5", "-") == {"query": "-5", "path": "-"}
+def test_negative_numbers_are_values_and_a_dash_follows_dashes() -> None:
+    """cyclopts' convention (D49): a number is a value; any other token that begins with
+    `-`, a lone `-` included, is an option unless it follows `--` or `=`."""
+    assert _values("survey", "--term", "-5", "--term=-")["term"] == ["-5", "-"]
+    assert _values("scout", "-5", "-.5") == {"query": "-5", "path": "-.5"}
+    assert _values("scout", "-5", "--", "-") == {"query": "-5", "path": "-"}
+    assert _printed(_error("scout", "q", "-")) == (
+        "unknown option: -; a value that begins with - follows -- (or is written --opt=value)"
+    )
     error = _error("show", "q", "f", "--context", "-1")
     assert _printed(error) == "error: --context takes digits 0-9 only, got -1; allowed: 0-5"
 
 
-def test_a_dash_and_no_digit_is_an_option_even_where_python_reads_a_number() -> None:
-    for token in ("-inf", "-nan", "-.5", "-infinity"):
-        assert _printed(_error("scout", token, ".")) == f"unknown option: {token}"
-        assert _values("scout", "--", token, ".") == {"query": token, "path": "."}
+def test_an_option_from_grep_or_rg_gets_asrch_s_own() -> None:
+    """One line, the option asrch has for it (D49); none when the command has none."""
+    assert _printed(_error("scout", "-w", "x")) == "unknown option: -w; did you mean --word?"
+    assert _printed(_error("show", "-C", "3", "x", "f")) == (
+        "unknown option: -C; did you mean --context?"
+    )
+    assert _printed(_error("scout", "-C", "3", "x")) == "unknown option: -C"
+    assert _printed(_error("scout", "--json", "x")) == (
+        "unknown option: --json; did you mean --format json?"
+    )
+    assert _printed(_error("show", "--contxt", "3", "x", "f")) == (
+        "unknown option: --contxt; did you mean --context?"
+    )
+    assert _printed(_error("scout", "--bogus", "x")) == "unknown option: --bogus"
 
 
 def test_an_option_at_the_end_needs_its_value() -> None:
@@ -409,9 +425,10 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
 
 
 @given(_valid_lines())
-# Found by hypothesis: a dash and a digit start a value even when the rest is no number.
-@example(("sample", ["", "-0;"], {"query": "", "file": "-0;"}))
-@example(("survey", ["--term", "-1x", "-2"], {"term": ["-1x"], "paths": ["-2"]}))
+# A dash and a digit that is no number is an option to cyclopts (D49): after `--`, or
+# joined with `=`, it is a value.
+@example(("sample", ["--", "", "-0;"], {"query": "", "file": "-0;"}))
+@example(("survey", ["--term=-1x", "-2"], {"term": ["-1x"], "paths": ["-2"]}))
 def test_a_valid_line_in_any_order_binds_to_what_it_means(
     case: tuple[str, list[str], dict[str, object]],
 ) -> None:

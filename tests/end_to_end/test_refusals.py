@@ -147,9 +147,9 @@ def test_a_file_named_dash_is_that_file(tmp_path: Path) -> None:
     (tmp_path / "-").write_text("needle\nneedle\nother\n")
     scout, survey, sample, show, line = asrch_many(
         [
-            ["scout", "needle", "-"],
+            ["scout", "--", "needle", "-"],
             ["survey", "--term=needle", "--", "-"],
-            ["sample", "needle", "-"],
+            ["sample", "needle", "--", "-"],
             ["show", "--", "needle", "-"],
             ["show", "--line", "2", "--context", "0", "--", "needle", "-"],
         ],

@@ -25,9 +25,7 @@ from asrch.cli.errors import (
     arguments_count,
     converter_for,
     one_mode,
-    placeholders,
     refuse_flag_values,
-    text_value,
     worded,
 )
 from asrch.cli.help import APP_HELP, COMMAND_HELP
@@ -57,16 +55,19 @@ class Streams(NamedTuple):
 _EMPTY = inspect.Parameter.empty
 
 
+def _as_typed(type_: Any, tokens: Sequence[Any]) -> str:
+    return str(tokens[0].value)
+
+
 def _hint(argument: Argument, *, optional: bool = False) -> Any:
     """The parameter's type, with the converter that holds its rule (D25); `optional`:
     a positional that may be missing (None: cyclopts checks a default against the type
     when pydantic is loaded, as in the MCP server's process)."""
     names = (argument.spelling, *argument.aliases)
     if argument.positional:
-        # A bare `-` (stdin's name elsewhere) reaches cyclopts as a placeholder: see
-        # `asrch.cli.errors.placeholders`.
+        # The token as typed: no coercion of cyclopts' for `str | None` ("none").
         kind: Any = str | None if optional else str
-        return Annotated[kind, Parameter(name=argument.spelling, converter=text_value)]
+        return Annotated[kind, Parameter(name=argument.spelling, converter=_as_typed)]
     base: Any = {
         "flag": bool,
         "text": str,
@@ -262,7 +263,7 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
         raise ArgumentError("missing command", with_help=True)
     refuse_flag_values(tokens)
     try:
-        _, bound, _ = app.parse_args(placeholders(tokens))
+        _, bound, _ = app.parse_args(list(tokens))
     except CycloptsError as exc:
         raise worded(exc, tokens) from None
     values = dict(bound.arguments)

@@ -1,22 +1,18 @@
-"""D25's rules as cyclopts converters, and cyclopts' errors in asrch's words (D20).
+"""cyclopts' errors in asrch's words (D20), and D25's rules as cyclopts converters.
 
-cyclopts reads the tokens; what it would accept but asrch does not (`3.5` rounded,
-`0x10` re-based, `--word=yes` taken as on) is refused by the converters here, in the
-message D25 documents. What cyclopts itself refuses (an unknown option, one given
-twice, a missing or extra argument) comes out as a `CycloptsError`, which `worded`
-turns into asrch's one line, naming the tokens as they were typed.
+cyclopts reads the tokens with its own conventions (D49): a token that begins with `-`
+is an option unless it is a number (`-1`, `-.5`), so a value that begins with `-`
+follows `--` (`asrch show needle -- -`) or is joined with `=` (`--term=-e`). What
+cyclopts would accept but asrch does not (`3.5` rounded, `0x10` re-based) is refused by
+the converters here, in the message D25 documents. What cyclopts itself refuses (an
+unknown option, one given twice, a missing or extra argument) comes out as a
+`CycloptsError`, which `worded` turns into asrch's one line, naming the tokens as they
+were typed; an unknown option a newcomer types from grep or rg (`-w`, `-C 3`, `--json`)
+is answered with the option asrch has for it (`did_you_mean`).
 
-Two rules cyclopts cannot hold, each kept by the smallest shim that does:
-- A bare `-` is a value (the spec: "`-` alone never looks like an option"), and so is
-  a dash and a digit (`-1`, `-0;`), where cyclopts reads such a token as an option
-  unless it is a number. `placeholders` hands it over behind `VALUE_MARK`, a NUL, which
-  no command line can hold (argv has none), and the converters give it back. The
-  converse too: `-inf` or `-.5` is an option to asrch
-  (a dash and no digit) and a number to cyclopts; it goes over marked (`OPTION_MARK`).
-- A flag takes no value (D25: `--word=yes` is an error). cyclopts reads `--word=yes`
-  as on and `--word=no` as off in its binder, before any converter or validator sees
-  the value, and keeps no trace of it; `refuse_flag_values` looks for `FLAG=` among
-  the options before cyclopts reads them.
+One rule cyclopts does not hold: a flag takes no value (D25: `--word=yes` is an error;
+cyclopts reads it as on, and `--word=no` as off, before any converter sees the value),
+so `refuse_flag_values` looks for `FLAG=` among the options first.
 """
 
 import sys
@@ -31,19 +27,12 @@ from cyclopts.exceptions import (
     UnknownOptionError,
     UnusedCliTokensError,
 )
-from cyclopts.utils import is_option_like
 
 from asrch.commands.table import COMMANDS, Argument, Command, allows_regex
 from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.text_safety import quote
 
 _DIGITS = frozenset("0123456789")
-VALUE_MARK = "\0"
-"""Before a token that is a value to asrch but an option to cyclopts (`-`, `-0;`: a dash
-and a digit starts a value, D25): cyclopts then reads it as the value it is."""
-OPTION_MARK = "--\0"
-"""Before a token that looks like an option to asrch but a number to cyclopts (`-inf`,
-`-.5`): cyclopts then reads it as the (unknown) option it is."""
 
 
 class ArgumentError(InputError):
@@ -79,25 +68,6 @@ def one_mode(command: Command[Any], values: Mapping[str, Any]) -> None:
         )
 
 
-def placeholders(tokens: Sequence[str]) -> list[str]:
-    """The tokens for cyclopts: before `--`, each token asrch reads as a value but
-    cyclopts as an option marked as a value (`-`, `-0;`), and each
-    token asrch reads as an option but cyclopts as a number marked as an option."""
-    out: list[str] = []
-    dashes = False
-    for token in tokens:
-        dashes = dashes or token == "--"
-        if dashes or not token.startswith("-"):
-            out.append(token)
-        elif not looks_like_option(token) and is_option_like(token):
-            out.append(VALUE_MARK + token)
-        elif looks_like_option(token) and not is_option_like(token):
-            out.append(OPTION_MARK + token)
-        else:
-            out.append(token)
-    return out
-
-
 def refuse_flag_values(tokens: Sequence[str]) -> None:
     """A flag written with a value (`--word=yes`, `-i=`), before `--`: an input error."""
     arguments = _arguments(tokens[0]) if tokens else ()
@@ -111,19 +81,33 @@ def refuse_flag_values(tokens: Sequence[str]) -> None:
             raise ArgumentError(f"{name} is a flag and takes no value, got {quote(token)}")
 
 
-def _given(text: str) -> str:
-    """A token as typed, placeholders undone."""
-    return text.removeprefix(VALUE_MARK).removeprefix(OPTION_MARK)
-
-
 def looks_like_option(token: str) -> bool:
-    """`-x`, `--name`: yes. `-` alone and `-1` (a dash and a digit): no, those are values."""
-    return token.startswith("-") and token != "-" and token[1] not in _DIGITS
+    """An option to cyclopts (`-x`, `--name`, `-`): a dash, and no number (`-1`, `-.5`,
+    `-0x10`, `-1:` are values), as cyclopts reads a token."""
+    if not token.startswith("-"):
+        return False
+    return token.lower() == "-j" or not (_number(token) or _slice(token))
 
 
-def text_value(type_: Any, tokens: Sequence[Any]) -> str:
-    """A positional argument, as given."""
-    return _given(tokens[0].value)
+def _number(token: str) -> bool:
+    for read in (complex, lambda t: int(t, 0)):
+        try:
+            read(token)
+        except ValueError:
+            continue
+        return True
+    return False
+
+
+def _slice(token: str) -> bool:
+    parts = token.split(":")
+    if not 2 <= len(parts) <= 3:
+        return False
+    try:
+        [int(part) for part in parts if part.strip()]
+    except ValueError:
+        return False
+    return True
 
 
 def read_whole_number(argument: Argument, text: str) -> int:
@@ -152,10 +136,10 @@ def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any]:
         raise ArgumentError(f"{name} is a flag and takes no value")
 
     def number(type_: Any, tokens: Sequence[Any]) -> int:
-        return read_whole_number(argument, _given(tokens[0].value))
+        return read_whole_number(argument, tokens[0].value)
 
     def choice(type_: Any, tokens: Sequence[Any]) -> str:
-        text = _given(tokens[0].value)
+        text: str = tokens[0].value
         if text not in argument.choices:
             words = argument.choices
             listed = " or ".join(words) if len(words) < 3 else ", ".join(words)
@@ -163,10 +147,10 @@ def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any]:
         return text
 
     def text(type_: Any, tokens: Sequence[Any]) -> str:
-        return _given(tokens[0].value)
+        return str(tokens[0].value)
 
     def texts(type_: Any, tokens: Sequence[Any]) -> list[str]:
-        return [_given(t.value) for t in tokens]
+        return [t.value for t in tokens]
 
     converters = {"flag": flag, "number": number, "choice": choice, "text": text, "texts": texts}
     return converters[argument.kind]
@@ -280,9 +264,43 @@ def _combined(tokens: Sequence[str]) -> str | None:
     """The first `-iw`: short flags run together, which cyclopts splits and asrch does
     not (no option is spelled so)."""
     return next(
-        (t for t in _options(tokens[1:]) if looks_like_option(t) and t[1] != "-" and len(t) > 2),
+        (t for t in _options(tokens[1:]) if looks_like_option(t) and len(t) > 2 and t[1] != "-"),
         None,
     )
+
+
+FAMILIAR: dict[str, tuple[str, str | None]] = {
+    "-w": ("word", None),
+    "--word-regexp": ("word", None),
+    "-C": ("context", None),
+    "-A": ("context", None),
+    "-B": ("context", None),
+    "-t": ("type", None),
+    "-g": ("glob", None),
+    "--json": ("format", "json"),
+}
+"""What a newcomer types from grep or rg, and asrch's argument (with its value) for it."""
+
+
+def did_you_mean(command: str, option: str) -> str:
+    """`; did you mean --word?` after an unknown option (empty when no guess): the
+    command's own option for a grep or rg spelling, or the closest of its option names
+    to a misspelt one; for a lone `-`, where a value that begins with `-` goes (D49)."""
+    from difflib import get_close_matches  # noqa: PLC0415 (only on this error)
+
+    from asrch.spelling import COMMAND_LINE  # noqa: PLC0415 (only on this error)
+
+    if option.strip("-") == "":
+        return "; a value that begins with - follows -- (or is written --opt=value)"
+    arguments = {a.name: a for a in _arguments(command) if a.cli is not None}
+    familiar = FAMILIAR.get(option)
+    if familiar is not None and familiar[0] in arguments:
+        name, value = familiar
+        guess = COMMAND_LINE.option(arguments[name]) + ("" if value is None else f" {value}")
+        return f"; did you mean {guess}?"
+    spellings = [a.spelling for a in arguments.values() if not a.positional]
+    close = get_close_matches(option, spellings, n=1, cutoff=0.85) if option[1:2] == "-" else []
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
@@ -304,7 +322,7 @@ def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
     if isinstance(exc, MissingArgumentError):
         return _missing(exc, command, tokens)
     if isinstance(exc, UnknownOptionError):
-        raw = _given(exc.token.keyword or exc.token.value)
+        raw = exc.token.keyword or exc.token.value
         spelling = raw.partition("=")[0]
         options = _options(tokens[1:])
         typed = next((t for t in options if t.partition("=")[0] == spelling), None)
@@ -315,7 +333,7 @@ def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
         if typed is None or known:
             return arguments_count(command, tokens)  # after `--`: one argument too many
         named = typed if spelling.strip("-") == "" else spelling
-        return UnknownWordError(f"unknown option: {quote(named)}")
+        return UnknownWordError(f"unknown option: {quote(named)}{did_you_mean(command, named)}")
     if isinstance(exc, UnusedCliTokensError):
         return arguments_count(command, tokens)
     listed = " ".join(quote(t) for t in tokens[1:])
