@@ -14,7 +14,7 @@ or shapes the search carries its own `update` of the `SearchOptions` (as ripgrep
 `Flag::update`), so `search_options` knows no argument by name.
 """
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
 from asrch.domain.limits import (
@@ -194,6 +194,13 @@ def _modes(*, regex: bool) -> tuple[Argument, ...]:
     )
 
 
+def _filter(name: str, help: str, metavar: str, update: Update) -> Argument:
+    """A repeatable filter (D30): one string each time, free of NUL for a tool."""
+    return Argument(
+        name, "texts", (), help, "", metavar=metavar, role="search", check="text", update=update
+    )
+
+
 COMMON: tuple[Argument, ...] = (
     Argument(
         "ignore_case",
@@ -205,28 +212,18 @@ COMMON: tuple[Argument, ...] = (
         role="search",
         update=lambda options, on: options._replace(ignore_case=bool(on)),
     ),
-    Argument(
+    _filter(
         "type",
-        "texts",
-        (),
         "only files of rg's type NAME (asrch --type-list); repeatable",
-        "",
-        metavar="NAME",
-        role="search",
-        check="text",
-        update=lambda options, names: options._replace(types=tuple(names)),
+        "NAME",
+        lambda options, names: options._replace(types=tuple(names)),
     ),
-    Argument(
+    _filter(
         "glob",
-        "texts",
-        (),
         "only files matching GLOB, none matching !GLOB; repeatable;\n"
         "with a /, the path from here (src/**); without, a name (*.py)",
-        "",
-        metavar="GLOB",
-        role="search",
-        check="text",
-        update=lambda options, globs: options._replace(globs=tuple(globs)),
+        "GLOB",
+        lambda options, globs: options._replace(globs=tuple(globs)),
     ),
     Argument(
         "format",
@@ -333,10 +330,12 @@ def run(command: Command[Report], searcher: Searcher, values: Mapping[str, Any])
 # docstring).
 
 
-def _survey(searcher: Searcher, *arguments: Any, **keywords: Any) -> "SurveyReport":
+def _survey(
+    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], options: SearchOptions
+) -> "SurveyReport":
     from asrch.commands.survey import run_survey
 
-    return run_survey(searcher, *arguments, **keywords)
+    return run_survey(searcher, terms, paths, options)
 
 
 def _render_survey(report: "SurveyReport", spelling: Spelling) -> str:
@@ -345,10 +344,10 @@ def _render_survey(report: "SurveyReport", spelling: Spelling) -> str:
     return render_survey(report, spelling)
 
 
-def _scout(searcher: Searcher, *arguments: Any, **keywords: Any) -> "ScoutReport":
+def _scout(searcher: Searcher, term: str, path: str, options: SearchOptions) -> "ScoutReport":
     from asrch.commands.scout import run_scout
 
-    return run_scout(searcher, *arguments, **keywords)
+    return run_scout(searcher, term, path, options)
 
 
 def _render_scout(report: "ScoutReport", spelling: Spelling) -> str:
@@ -357,10 +356,12 @@ def _render_scout(report: "ScoutReport", spelling: Spelling) -> str:
     return render_scout(report, spelling)
 
 
-def _sample(searcher: Searcher, *arguments: Any, **keywords: Any) -> "SampleReport":
+def _sample(
+    searcher: Searcher, term: str, file: str, options: SearchOptions, *, clusters: int, page: int
+) -> "SampleReport":
     from asrch.commands.sample import run_sample
 
-    return run_sample(searcher, *arguments, **keywords)
+    return run_sample(searcher, term, file, options, clusters=clusters, page=page)
 
 
 def _render_sample(report: "SampleReport", spelling: Spelling) -> str:
