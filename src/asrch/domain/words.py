@@ -65,7 +65,8 @@ def type_list(known: int) -> str:
     return _ref("type_list", "type", str(known))
 
 
-_REFERENCE = re.compile(f"{MARK}([^{MARK}]*){MARK}")
+_REFERENCE = f"{MARK}([^{MARK}]*){MARK}"
+"""Compiled when a message holds a reference (most answers hold none: start-up)."""
 
 
 class Spelling(Protocol):
@@ -81,7 +82,7 @@ def spelled(text: str, spelling: Spelling) -> str:
     """`text` with each reference written as `spelling` writes it."""
     if MARK not in text:
         return text
-    return _REFERENCE.sub(_writer(spelling), text)
+    return re.sub(_REFERENCE, _writer(spelling), text)
 
 
 def _writer(spelling: Spelling) -> Callable[[re.Match[str]], str]:
