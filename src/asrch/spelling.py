@@ -21,8 +21,7 @@ from typing import Any
 
 from asrch.commands.table import COMMANDS, Argument, Command
 from asrch.domain.limits import LINE_CAP
-from asrch.domain.next_step import NextStep, Value
-from asrch.domain.words import Reference
+from asrch.domain.words import NextStep, Reference, Value
 from asrch.render.next_step import PREFIX
 
 

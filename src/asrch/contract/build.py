@@ -17,7 +17,6 @@ from asrch.contract.values import SCHEMA_VERSION
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
-from asrch.domain.next_step import NextStep
 from asrch.domain.notices import Notice as DomainNotice
 from asrch.domain.query import Query
 from asrch.domain.sample import SampleReport
@@ -26,6 +25,7 @@ from asrch.domain.scout import ScoutReport
 from asrch.domain.show import ShowReport
 from asrch.domain.survey import SurveyReport
 from asrch.domain.text_safety import json_path, json_text
+from asrch.domain.words import NextStep
 from asrch.render.lines import cap_line
 from asrch.render.narrowing import case_word
 from asrch.render.notices import notes

@@ -17,30 +17,12 @@ The rules (spec/next_step*.md):
 """
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 from asrch.domain.text_safety import pastes
-
-Value = str | int | bool | tuple[str, ...]
-"""An argument's value: a word, a number, a flag that is on, or a list of words."""
-
-
-class NextStep(NamedTuple):
-    """A command to run next, keyed by the command table's argument names (D49):
-    `NextStep("sample", (("query", "connect"), ("file", "src/net/pool.py")))`. The
-    surfaces spell it (`asrch.spelling`): a shell line, an MCP call, JSON. The carried
-    search options come first, in the order mode, case, types, globs, then the
-    command's own; a surface keeps that order among the options it spells."""
-
-    command: str
-    arguments: tuple[tuple[str, Value], ...]
-
-    def __bool__(self) -> bool:  # a NamedTuple of two is always true; no step is empty
-        return bool(self.command)
-
+from asrch.domain.words import NextStep, Value
 
 NO_STEP = NextStep("", ())
 

@@ -5,9 +5,10 @@ from typing import NamedTuple
 from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.lines import FileScan, Scope, SourceLine
-from asrch.domain.next_step import NO_STEP, NextStep, sample_step
+from asrch.domain.next_step import NO_STEP, sample_step
 from asrch.domain.notices import Notice, PastEndNotice, RetentionNotice, search_notices
 from asrch.domain.query import Query
+from asrch.domain.words import NextStep
 
 
 class Snippet(NamedTuple):

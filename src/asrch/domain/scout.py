@@ -5,9 +5,10 @@ from typing import Literal, NamedTuple
 from asrch.domain.counting import FileCount, Ranked, Tally, relative_to, top_directories, top_files
 from asrch.domain.limits import SCOUT_LIST_MAX, TOP_N
 from asrch.domain.lines import SourceLine
-from asrch.domain.next_step import NO_STEP, NextStep, joined, scout_step
+from asrch.domain.next_step import NO_STEP, joined, scout_step
 from asrch.domain.notices import Notice, search_notices
 from asrch.domain.query import Query
+from asrch.domain.words import NextStep
 
 Kind = Literal["source", "test", "docs"]
 KINDS: tuple[Kind, ...] = ("source", "test", "docs")

@@ -6,7 +6,7 @@ from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SCOPE_AROUND, SCOPE_WHOLE_MAX, SHOW_MAX_MATCHES
 from asrch.domain.lines import Definition, FileScan, FileWindow, Scope, SourceLine, Unplaced
-from asrch.domain.next_step import NO_STEP, NextStep, show_step
+from asrch.domain.next_step import NO_STEP, show_step
 from asrch.domain.notices import (
     NoDefinitionNotice,
     Notice,
@@ -17,6 +17,7 @@ from asrch.domain.notices import (
 )
 from asrch.domain.query import Query
 from asrch.domain.sample import Snippet, scoped
+from asrch.domain.words import NextStep
 
 
 class ShowReport(NamedTuple):

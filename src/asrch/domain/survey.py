@@ -8,7 +8,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import NO_FILTERS, Filters
 from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
 from asrch.domain.modes import Mode
-from asrch.domain.next_step import NO_STEP, NextStep, survey_step
+from asrch.domain.next_step import NO_STEP, survey_step
 from asrch.domain.notices import (
     BinaryNotice,
     BroadNotice,
@@ -24,7 +24,7 @@ from asrch.domain.notices import (
 from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
-from asrch.domain.words import each, given
+from asrch.domain.words import NextStep, each, given
 
 
 class TermTotal(NamedTuple):

@@ -1,4 +1,5 @@
-"""Arguments named in messages, by the command table's names (D49, pure).
+"""What the core says to its surfaces, by the command table's argument names (D49,
+pure): the next step to run (`NextStep`) and the arguments a message names.
 
 The core never spells an option: a message that names one (an input error, a notice)
 holds a reference to the argument, and each surface fills it in from the table
@@ -16,10 +17,25 @@ outside words into one), so a term or a path can never read as one.
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple, Protocol
 
-if TYPE_CHECKING:
-    from asrch.domain.next_step import NextStep
+Value = str | int | bool | tuple[str, ...]
+"""An argument's value: a word, a number, a flag that is on, or a list of words."""
+
+
+class NextStep(NamedTuple):
+    """A command to run next, keyed by the command table's argument names (D49):
+    `NextStep("sample", (("query", "connect"), ("file", "src/net/pool.py")))`. The
+    surfaces spell it (`asrch.spelling`): a shell line, an MCP call, JSON. The carried
+    search options come first, in the order mode, case, types, globs, then the
+    command's own; a surface keeps that order among the options it spells."""
+
+    command: str
+    arguments: tuple[tuple[str, Value], ...]
+
+    def __bool__(self) -> bool:  # a NamedTuple of two is always true; no step is empty
+        return bool(self.command)
+
 
 MARK = "\x1f"
 """Around a reference: ASCII's unit separator."""
@@ -75,7 +91,7 @@ class Spelling(Protocol):
 
     def reference(self, reference: Reference) -> str: ...
 
-    def step(self, step: "NextStep") -> str | None: ...
+    def step(self, step: NextStep) -> str | None: ...
 
 
 def spelled(text: str, spelling: Spelling) -> str:

@@ -4,8 +4,7 @@ A surface offers no step whose line would pass the 800-byte cap (D8): a cut comm
 would not run as pasted (`asrch.spelling`).
 """
 
-from asrch.domain.next_step import NextStep
-from asrch.domain.words import Spelling
+from asrch.domain.words import NextStep, Spelling
 
 PREFIX = "next: "
 """How the text answer introduces the step."""
