@@ -603,14 +603,15 @@ class TreeSitterScopes:
         grammar = grammar_of(file)
         if grammar is None:
             return "no_grammar"
+        data = self._read(file)
+        if data is not None:
+            return innermost(data, grammar, line)
+        # Only to word the note: the bytes parsed are `_read`'s alone.
         try:
             size = os.stat(file if self._cwd is None else os.path.join(self._cwd, file)).st_size
         except OSError:
             return "unreadable"
-        if size > SCOPE_MAX_BYTES:
-            return "too_large"
-        data = self._read(file)
-        return "unreadable" if data is None else innermost(data, grammar, line)
+        return "too_large" if size > SCOPE_MAX_BYTES else "unreadable"
 
     def _read(self, file: str) -> bytes | None:
         """The file's bytes, if it is a regular file of at most `SCOPE_MAX_BYTES`: opened
