@@ -194,3 +194,13 @@ def test_a_file_edited_after_rg_read_it_gets_no_scope(tmp_path: Path) -> None:
     )
     assert "2=(unknown)\n2:    return X\n" in text.out
     assert "Evil" not in text.out and "new" not in text.out
+
+
+def test_a_label_before_a_line_directive_is_no_crash(tmp_path: Path) -> None:
+    # re2c output (lnav's log_level_re.cc): tree-sitter invents a `;` after the label, in
+    # a statement with nothing else; asking its siblings about it raised IndexError.
+    path = tmp_path / "l.cc"
+    path.write_text(
+        'int f(int c)\n{\n    loop:\n    \n#line 74 "x.cc"\n{\n\tint X = c;\n\tgoto loop;\n}\n}\n'
+    )
+    assert _scope(path, 7) in (None, [1])

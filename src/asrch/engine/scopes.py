@@ -342,11 +342,12 @@ def _moves_no_brace(node: Node) -> bool:
     statement = node.parent
     if node.type != ";" or statement is None or statement.type != "expression_statement":
         return False
-    call = statement.named_child(0)
+    if statement.named_child_count != 1:
+        return False
+    call = statement.named_child(0)  # (an index past the end raises, not None)
     after = statement.next_sibling
     return (
-        statement.named_child_count == 1
-        and call is not None
+        call is not None
         and call.type == "call_expression"
         and after is not None
         and after.type == "compound_statement"
@@ -496,7 +497,7 @@ def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> 
         return True
     if top and kind in grammar.top_level and node.end_point[0] > node.start_point[0]:
         if kind == "expression_statement":
-            first = node.named_child(0)
+            first = node.named_child(0) if node.named_child_count else None
             return first is not None and first.type in _ASSIGNMENTS
         return True
     return False
