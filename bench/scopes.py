@@ -13,11 +13,20 @@ Two views, in the same run:
 The file is `ASRCH_C_FILE` (e.g. curl's lib/http.c, 157 KB), else a generated one of
 150 KB: functions with nested blocks, structs, and a table initializer.
 
+A second table (issue 31): `asrch show` on files that attack the parse, each against the
+same bytes as `.txt`, interleaved, wall time and peak memory (max RSS) medians; goal at
+most 2x the `.txt` answer on both, or no scope lines (the bound hit, `N=(unknown)`):
+
+- `initializer`: a 960 KB C table of 480,000 elements on one line;
+- `operands`: 1,200 operands in one expression with one error (error recovery);
+- `brackets`: 1,000 nested brackets, an error in each.
+
     python -m bench.scopes [--repeat N]
 """
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -50,6 +59,63 @@ def generated_c(path: Path) -> None:
     path.write_text("".join(parts))
 
 
+HOSTILE = {
+    "initializer": "static const int big[] = {" + "1," * 480_000 + "X};\n",
+    "operands": "int f(void) {\n  int x = a @ "
+    + " + ".join(f"a{i}" for i in range(1200))
+    + ";\n  return X;\n}\n",
+    "brackets": "int g(void) {\n  int x = "
+    + "(" * 1000
+    + "1"
+    + "@)" * 1000
+    + ";\n  return X;\n}\n",
+}
+
+
+def _peak(argv: list[str], cwd: Path) -> tuple[float, float, bytes]:
+    """Wall ms, peak memory (MB, max RSS of the process) and stdout of one process."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE)
+    out = child.stdout.read() if child.stdout else b""
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = (time.perf_counter() - start) * 1000
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{argv} failed")
+    return wall, usage.ru_maxrss / 1024, out
+
+
+def hostile(repeat: int) -> None:
+    print(
+        f"{'hostile file (show X F --context 0)':<34}{'.c ms':>8}{'.txt ms':>9}{'x':>6}"
+        f"{'.c MB':>8}{'.txt MB':>9}{'x':>6}  scope"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name, text in HOSTILE.items():
+            (root / f"{name}.c").write_text(text)
+            (root / f"{name}.txt").write_text(text)
+            runs: dict[str, list[tuple[float, float, bytes]]] = {"c": [], "txt": []}
+            for _ in range(repeat):
+                for ext, done in runs.items():
+                    argv = [*ASRCH, "show", "X", f"{name}.{ext}", "--context", "0"]
+                    done.append(_peak(argv, root))
+            wall = {e: statistics.median(r[0] for r in rs) for e, rs in runs.items()}
+            mem = {e: statistics.median(r[1] for r in rs) for e, rs in runs.items()}
+            out = runs["c"][0][2]
+            said = (
+                "unknown"
+                if b"=(unknown)" in out
+                else "placed"
+                if re.search(rb"^[0-9]+=", out, re.M)
+                else "none"
+            )
+            print(
+                f"{name + f' ({len(text) // 1000} KB)':<34}{wall['c']:>8.0f}{wall['txt']:>9.0f}"
+                f"{wall['c'] / wall['txt']:>6.2f}{mem['c']:>8.1f}{mem['txt']:>9.1f}"
+                f"{mem['c'] / mem['txt']:>6.2f}  {said}"
+            )
+
+
 def _run(argv: list[str], cwd: Path) -> tuple[float, float]:
     """Wall and CPU milliseconds of one whole process (CPU: user + system, its children's
     included)."""
@@ -65,7 +131,14 @@ def _run(argv: list[str], cwd: Path) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--hostile-only", action="store_true")
     args = parser.parse_args()
+    hostile(max(3, args.repeat // 3))
+    if not args.hostile_only:
+        one_file(args.repeat)
+
+
+def one_file(repeat: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         source = os.environ.get("ASRCH_C_FILE")
@@ -87,7 +160,7 @@ def main() -> None:
         first = TreeSitterScopes(cwd=tmp).of("big.c", asked)
         cold = (time.perf_counter() - start) * 1000
         warm = []
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             start = time.perf_counter()
             TreeSitterScopes(cwd=tmp).of("big.c", asked)
             warm.append((time.perf_counter() - start) * 1000)
@@ -97,7 +170,7 @@ def main() -> None:
 
         rg_argv = [resolve_rg(), "--no-config", "--count", "-e", ".", "big.c"]
         argv = [*ASRCH, "show", "--regex", ".", "--line", str(line)]
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             with_grammar.append(_run([*argv, "big.c"], root))
             without.append(_run([*argv, "big.txt"], root))
             rg.append(_run(rg_argv, root))

@@ -142,3 +142,58 @@ def test_show_scope_without_a_definition_is_the_window_and_a_note() -> None:
     text = render_show(report, COMMAND_LINE)
     assert _body(text) == ["4-        x = 2", "5-        y = 3", "6-        z = 4"]
     assert text.endswith("note: no definition known: the parse cannot place line 5\n")
+
+
+# --- D48: a match that leaves the chain printed last says so ------------------------------
+
+
+def _show(found: dict[int, tuple[Scope, ...] | None], term: str = "hit") -> list[str]:
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=FakeScopes(found))
+    return _body(
+        render_show(run_show(engine, term, "pool.py", FIXED, line=None, context=0), COMMAND_LINE)
+    )
+
+
+def test_a_match_at_the_top_level_after_a_scope_gets_its_mark() -> None:
+    assert _show({3: (POOL, TAKE), 8: ()}) == [
+        "1=class Pool:",
+        "2=    def take(self):",
+        "3:        hit = 1",
+        "--",
+        "8=(top level)",
+        "8:        return hit",
+    ]
+
+
+def test_a_match_the_parse_cannot_place_gets_its_mark_once() -> None:
+    lines = _show({3: None, 8: None})
+    assert lines == ["3=(unknown)", "3:        hit = 1", "--", "8:        return hit"]
+    assert all(len(line.encode()) <= 20 for line in lines if "=(" in line)
+
+
+def test_back_in_an_outer_definition_its_header_comes_again() -> None:
+    assert _show({3: (POOL, TAKE), 8: (POOL,)})[-3:] == [
+        "--",
+        "1=class Pool:",
+        "8:        return hit",
+    ]
+
+
+def test_a_later_match_of_a_snippet_that_leaves_the_chain_gets_its_mark_in_place() -> None:
+    # Lines 3-7 all hold " = ": one snippet; line 5 is placed at the top level.
+    found: dict[int, tuple[Scope, ...] | None] = {n: (POOL, TAKE) for n in (3, 4, 6, 7)}
+    found[5] = ()
+    assert _show(found, " = ") == [
+        "1=class Pool:",
+        "2=    def take(self):",
+        "3:        hit = 1",
+        "4:        x = 2",
+        "5=(top level)",
+        "5:        y = 3",
+        "6:        z = 4",
+        "7:        w = 5",
+    ]
+
+
+def test_a_file_without_a_grammar_gets_no_mark() -> None:
+    assert _show({}) == ["3:        hit = 1", "--", "8:        return hit"]

@@ -204,3 +204,104 @@ def test_a_label_before_a_line_directive_is_no_crash(tmp_path: Path) -> None:
         'int f(int c)\n{\n    loop:\n    \n#line 74 "x.cc"\n{\n\tint X = c;\n\tgoto loop;\n}\n}\n'
     )
     assert _scope(path, 7) in (None, [1])
+
+
+@pytest.mark.parametrize("end", ["EOF ", " EOF", "EOF;"])
+def test_a_heredoc_end_bash_would_not_take_ends_the_certainty(tmp_path: Path, end: str) -> None:
+    # bash reads on to the real `EOF`: `g` below is heredoc text, not a function.
+    path = tmp_path / "h.sh"
+    path.write_text(f"f() {{\n  cat <<EOF\n{end}\n}}\ng() {{\n  echo X\n}}\nEOF\n}}\n")
+    assert _scope(path, 6) is None
+    (tmp_path / "ok.sh").write_text("f() {\n  cat <<-EOF\n\tx\n\tEOF\n}\ng() {\n  echo X\n}\n")
+    assert _scope(tmp_path / "ok.sh", 7) == [6]
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "line"),
+    [
+        # Python ends the comment at the CR: `g` is a function of its own there.
+        ("cr.py", "def f():\n    pass  # note\rdef g():\n    return X\n", 3),
+        # The brace after the CR closes `f` for a compiler that ends the line there.
+        ("cr.c", "int f(void) {\n  return 1; // note\r}\nint g(void) {\n  return X;\n}\n", 4),
+    ],
+)
+def test_past_a_lone_cr_no_line_is_placed(
+    tmp_path: Path, name: str, source: str, line: int
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(source.encode())
+    assert _scope(path, line) is None
+    assert _scope(path, 1) == []  # before it, as before
+
+
+# --- real code (D48): what a reader sees as a definition -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "source", "line", "headers"),
+    [
+        (
+            "u.c",
+            "static int cmd(int argc,\n\t\tstruct repository *repo UNUSED)\n{\n\treturn X;\n}\n",
+            4,
+            [1],
+        ),
+        ("n.c", "static void NORETURN\ndie_x(void)\n{\n\tX();\n}\n", 4, [2]),
+        ("k.c", "static int k(UNUSED struct gc *cfg)\n{\n\treturn X;\n}\n", 3, [1]),
+        ("m.c", "int m(void)\n{\n\tfor_each_item(i, l)\n\t\tfree(i);\n\treturn X;\n}\n", 5, [1]),
+        ("p.c", 'int p(long n)\n{\n\tprintf("%" PRId64 "\\n", n);\n\treturn X;\n}\n', 4, [1]),
+        (
+            "r.cc",
+            "class A {\n  const std::string&\n  get() const\n  {\n    return X;\n  }\n};\n",
+            5,
+            [1, 3],
+        ),
+        (
+            "f.hh",
+            "struct S {\n  template<typename... A>\n  bool any(A... a) const\n  {\n"
+            "    return (this->has(a) || ...);\n  }\n  int g()\n  {\n    return X;\n  }\n};\n",
+            9,
+            [1, 7],
+        ),
+        (
+            "i.rs",
+            "impl S {\n    cfg_fs! {\n        pub fn f(&self) {\n            X;\n"
+            "        }\n    }\n}\n",
+            4,
+            [1, 3],
+        ),
+        (
+            "v.rs",
+            "impl S {\n    cfg_v! {\n        stable: {\n            fn f() {\n                X;\n"
+            "            }\n        },\n    }\n}\n",
+            5,
+            [1, 4],
+        ),
+    ],
+)
+def test_real_code_shapes_get_their_scope(
+    tmp_path: Path, name: str, source: str, line: int, headers: list[int]
+) -> None:
+    path = tmp_path / name
+    path.write_text(source)
+    assert _scope(path, line) == headers
+
+
+def test_a_macro_body_that_is_no_items_stays_tokens(tmp_path: Path) -> None:
+    path = tmp_path / "t.rs"
+    path.write_text(
+        "impl S {\n    proptest! {\n        fn f(x in 0..9) {\n            X;\n"
+        "        }\n    }\n}\n"
+    )
+    assert _scope(path, 4) == [1]
+
+
+def test_an_error_in_a_body_left_unclosed_counts_whatever_it_holds(tmp_path: Path) -> None:
+    # `END_DUMP` hides dump's `}`: `deepest` is read inside it, with an error in its header.
+    path = tmp_path / "d.c"
+    path.write_text(
+        "#define END_DUMP }\nvoid dump(int d)\n{\n  if (d)\n    puts(X);\nEND_DUMP\n\n"
+        "int deepest(void) { return X; }\n"
+    )
+    assert _scope(path, 5) == [2]
+    assert _scope(path, 8, 27) is None

@@ -33,6 +33,7 @@ headers and the body up to the line parsed cleanly.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import threading
@@ -75,6 +76,13 @@ class Grammar(NamedTuple):
     """Parents under which a `function_definition` is not one (C: a "function" inside a
     function body is a macro call followed by a block; C has no nested functions)."""
     functions_are_outermost: bool = False
+    item_macros: frozenset[str] = frozenset()
+    """Containers of items where a macro's `{ ... }` may hold items (Rust's `cfg_fs! { fn
+    ... }`): parsed again as items, its definitions enclose what they hold. A body that does
+    not parse cleanly as items is left as it was: tokens."""
+    annotations: bool = False
+    """Braces alone make blocks (C, C++): an ERROR with no brace in it, inside a statement,
+    header or list, moves none (`_annotation`): it is no error."""
     """Only the preprocessor encloses a function (C): an error-free function met inside an
     ERROR node still gives its lines their whole scope (curl's lib/http.c parses as one
     ERROR from line 27 to its end, an `#ifndef` its parse could not close)."""
@@ -118,6 +126,7 @@ C = Grammar(
     transparent=_C_PREPROC,
     functions_not_in=frozenset({"compound_statement"}),
     functions_are_outermost=True,
+    annotations=True,
 )
 CPP = Grammar(
     "tree_sitter_cpp",
@@ -127,6 +136,7 @@ CPP = Grammar(
     transparent=_C_PREPROC
     | {"linkage_specification", "declaration_list", "namespace_definition", "template_declaration"},
     functions_not_in=frozenset({"compound_statement"}),
+    annotations=True,
 )
 RUST = Grammar(
     "tree_sitter_rust",
@@ -145,6 +155,7 @@ RUST = Grammar(
     ),
     top_level=frozenset({"const_item", "static_item", "type_item"}),
     transparent=frozenset({"mod_item", "declaration_list"}),
+    item_macros=frozenset({"source_file", "declaration_list"}),
 )
 GO = Grammar(
     "tree_sitter_go",
@@ -286,13 +297,17 @@ class _Budget:
             raise _OverBudgetError
 
 
-def _parse(grammar: Grammar, data: bytes) -> Tree | None:
+def _parse(grammar: Grammar, data: bytes, within: tuple[int, int] | None = None) -> Tree | None:
     """The tree of `data`, or None once the parse passed its bounds (`SCOPE_PARSE_WORK`:
     parse work for the bytes read so far; `SCOPE_PARSE_SECONDS` of this thread's CPU).
     A parser per call: a tree-sitter parser is not to be shared between threads."""
     import tree_sitter
 
     parser = tree_sitter.Parser(_language(grammar))
+    if within is not None:
+        start, end = within
+        points = (_point(data, start), _point(data, end))
+        parser.included_ranges = [tree_sitter.Range(*points, start, end)]
     checks = 0
     started = time.thread_time()
 
@@ -315,6 +330,11 @@ def _parse(grammar: Grammar, data: bytes) -> Tree | None:
 _CHUNK = 1 << 16
 
 
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
 def _header_row(node: Node) -> int:
     """The row that names a definition: `static int` / `main(void)` names it on the second."""
     named = node.child_by_field_name("name")
@@ -322,9 +342,18 @@ def _header_row(node: Node) -> int:
         # C and C++ name a function or a table by its declarator, not by a `name`; the
         # name is the innermost one (`*\nname(void)` puts a pointer's `*` on the line before).
         named = node.child_by_field_name("declarator")
-        while named is not None and (inner := named.child_by_field_name("declarator")):
+        while named is not None and (inner := _declarator(named)):
             named = inner
     return int((named or node).start_point[0])
+
+
+def _declarator(node: Node) -> Node | None:
+    """The declarator inside `node`: its `declarator` field, or for a C++ reference
+    (`const T&` on the line before, `name()` on its own), its last named child."""
+    inner = node.child_by_field_name("declarator")
+    if inner is None and node.type == "reference_declarator" and node.named_child_count:
+        inner = node.named_child(node.named_child_count - 1)
+    return inner
 
 
 def _last_leaf_missing(node: Node) -> bool:
@@ -350,28 +379,99 @@ def _moves_no_brace(node: Node) -> bool:
         call is not None
         and call.type == "call_expression"
         and after is not None
-        and after.type == "compound_statement"
+        and (after.type in _STATEMENTS or after.type.endswith("_statement"))
     )
+
+
+_STATEMENTS = frozenset({"compound_statement", "declaration"})
+"""What may follow a loop macro's call as its body: a block, or one statement
+(`for_each_string_list_item(item, list)` then `free(item);` on the next line)."""
+_BLOCKS = frozenset(
+    {
+        "translation_unit",
+        "compound_statement",
+        "field_declaration_list",
+        "declaration_list",
+        "enumerator_list",
+        "linkage_specification",
+        "template_declaration",
+    }
+    | _C_PREPROC
+)
+"""Where C and C++ list statements, members or definitions: an error there may be a header
+cut off its block."""
+
+
+def _annotation(node: Node) -> bool:
+    """An ERROR inside a statement, a header, a parameter or an argument list that holds no
+    brace: a macro the grammar did not expect (`struct repository *repo UNUSED)`, `static
+    void NORETURN f(void)`, `"%" PRId64`, `list_first_entry(&h, struct x, list)`), a fold
+    expression C++17 wrote and the grammar cannot read. Every brace of the file is then a
+    real token outside it: which block holds which is as parsed (`Grammar.annotations`)."""
+    parent = node.parent
+    if parent is None or parent.type in _BLOCKS or parent.is_error:
+        return False
+    text = node.text or b""
+    return b"{" not in text and b"}" not in text
 
 
 class _Verdicts:
     """What the walk learns about a node, kept for the file's other lines (by node id), so
     that the lines of one file cost one pass over the parts of the tree they share."""
 
-    def __init__(self, budget: _Budget) -> None:
+    def __init__(self, budget: _Budget, grammar: Grammar) -> None:
         self.budget = budget
-        self._first_error: dict[int, int | None] = {}
-        self._broken: dict[int, bool] = {}
+        self.grammar = grammar
+        self._first_error: dict[tuple[int, bool], int | None] = {}
+        self._broken: dict[int, int | None] = {}
+        self._items: dict[int, list[Tree]] = {}
+        self._harmless: dict[int, bool] = {}
+        self.data = b""
 
-    def first_error(self, node: Node) -> int | None:
+    def items(self, macro: Node, target: int) -> Node | None:
+        """The part of a macro's body around `target` parsed as items (`Grammar.item_macros`):
+        its braced body, else each braced block directly in it (`stable: { fn ... }`), each
+        kept only if it parses without any error."""
+        key = macro.id
+        if key not in self._items:
+            body = (
+                macro.named_child(macro.named_child_count - 1) if macro.named_child_count else None
+            )
+            trees: list[Tree] = []
+            if body is not None and body.type == "token_tree" and _braced(body):
+                self.budget.spend(body.descendant_count)
+                whole = self._as_items(body)
+                if whole is not None:
+                    trees.append(whole)
+                else:
+                    for block in body.named_children:
+                        if block.type == "token_tree" and _braced(block):
+                            part = self._as_items(block)
+                            if part is not None:
+                                trees.append(part)
+            self._items[key] = trees
+        for tree in self._items[key]:
+            root = tree.root_node
+            if root.start_byte <= target < root.end_byte:
+                return root
+        return None
+
+    def _as_items(self, block: Node) -> Tree | None:
+        tree = _parse(self.grammar, self.data, (block.start_byte + 1, block.end_byte - 1))
+        return None if tree is None or tree.root_node.has_error else tree
+
+    def first_error(self, node: Node, *, strict: bool = False) -> int | None:
         """Where the first error in `node` that may move a brace begins (None: it has
         none): an error node, or a token tree-sitter had to invent. A loop with a cursor,
-        not a recursion: 1,000 nested brackets are 2,000 levels of tree."""
+        not a recursion: 1,000 nested brackets are 2,000 levels of tree. `strict`: in a
+        body tree-sitter had to close, not every brace is a real token, so an error with
+        none in it may still be where the body should have ended (`END_DUMP` then `int
+        f(void) {`): every error node counts."""
         if node.is_error or node.is_missing:
-            return None if node.is_missing and _moves_no_brace(node) else int(node.start_byte)
+            return None if self.harmless(node, strict=strict) else int(node.start_byte)
         if not node.has_error:
             return None
-        key = node.id
+        key = (node.id, strict)
         if key in self._first_error:
             return self._first_error[key]
         found: int | None = None
@@ -381,10 +481,15 @@ class _Verdicts:
             self.budget.spend()
             child = cursor.node
             assert child is not None
-            if child.is_error or (child.is_missing and not _moves_no_brace(child)):
+            if (child.is_error or child.is_missing) and not self.harmless(child, strict=strict):
                 found = int(child.start_byte)
                 break
-            if child.has_error and not child.is_missing and cursor.goto_first_child():
+            if (
+                child.has_error
+                and not child.is_missing
+                and not child.is_error
+                and cursor.goto_first_child()
+            ):
                 continue
             while not cursor.goto_next_sibling():
                 if not cursor.goto_parent():
@@ -393,6 +498,17 @@ class _Verdicts:
         self._first_error[key] = found
         return found
 
+    def harmless(self, node: Node, *, strict: bool = False) -> bool:
+        """An error node or invented token that moves no brace."""
+        if node.is_missing:
+            return _moves_no_brace(node)
+        if strict or not self.grammar.annotations:
+            return False
+        key = node.id
+        if key not in self._harmless:
+            self._harmless[key] = _annotation(node)
+        return self._harmless[key]
+
     def erred(self, node: Node) -> bool:
         return self.first_error(node) is not None
 
@@ -400,18 +516,26 @@ class _Verdicts:
         """An ERROR or MISSING node among the children: tree-sitter's recovery may have cut
         a definition short here and left its tail as siblings (C's `#ifdef` halves of a
         body)."""
+        return self.broken_at(container) is not None
+
+    def broken_at(self, container: Node) -> int | None:
+        """Where the first ERROR or MISSING child of `container` begins (`broken`)."""
         if not container.has_error:
-            return False
+            return None
         key = container.id
         if key not in self._broken:
-            found = False
+            found = None
             cursor = container.walk()
             more = cursor.goto_first_child()
             while more:
                 self.budget.spend()
                 child = cursor.node
-                if child is not None and (child.is_error or child.is_missing):
-                    found = True
+                if (
+                    child is not None
+                    and (child.is_error or child.is_missing)
+                    and not self.harmless(child)
+                ):
+                    found = int(child.start_byte)
                     break
                 more = cursor.goto_next_sibling()
             self._broken[key] = found
@@ -437,7 +561,7 @@ def _path(root: Node, target: int, budget: _Budget) -> list[Node]:
     return path
 
 
-def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts) -> _Walk:
+def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts, depth: int = 0) -> _Walk:
     """The definition nodes on the path from the root to byte `target`, outermost first.
 
     An error met before the path inside a definition needs no look of its own: it lies
@@ -447,13 +571,33 @@ def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts) -> _Wa
     top = True
     # Inside an ERROR node, waiting for an error-free function (`functions_are_outermost`).
     lost = False
+    if root.is_error:  # the whole file is one: its first node may be no real one
+        if not grammar.functions_are_outermost:
+            return _Walk([], uncertain=True)
+        lost = True
+    # Past an error at a level where nothing encloses the target yet: "the top level" is
+    # a guess there (recovery may have cut a header off its block: `int f(int a X) {`).
+    astray = False
     for child in _path(root, target, verdicts.budget):
         node, container = container, child  # `node` holds `child`
+        if not definitions and not astray:
+            broken_at = verdicts.broken_at(node)
+            astray = broken_at is not None and broken_at < child.start_byte
+        if (child.is_error or child.is_missing) and verdicts.harmless(child):
+            continue
         if child.is_missing or (child.is_error and not grammar.functions_are_outermost):
             return _Walk([], uncertain=True)
         if child.is_error:
             definitions, lost = [], True
             continue
+        if (
+            child.type == "macro_invocation"
+            and node.type in grammar.item_macros
+            and depth < _MACRO_DEPTH
+            and (items := verdicts.items(child, target)) is not None
+        ):
+            inner = _walk(items, target, grammar, verdicts, depth + 1)
+            return _Walk(definitions + inner.definitions, uncertain=lost or inner.uncertain)
         if lost:
             if _clean_function(child, verdicts):
                 definitions.append(child)
@@ -463,7 +607,7 @@ def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts) -> _Wa
             # An error in the definition before the target may be a header that should
             # enclose it, or where its body really ended (an unclosed body swallows what
             # follows); one after it changes nothing before it.
-            first_error = verdicts.first_error(child)
+            first_error = verdicts.first_error(child, strict=_last_leaf_missing(child))
             if (first_error is not None and first_error <= target) or (
                 verdicts.broken(node)
                 and (first_error is not None or child.type in grammar.top_level)
@@ -471,7 +615,16 @@ def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts) -> _Wa
                 return _Walk([], uncertain=True)
             definitions.append(child)
         top = top and child.type in grammar.transparent
-    return _Walk(definitions, uncertain=lost)
+    return _Walk(definitions, uncertain=lost or (astray and not definitions))
+
+
+def _braced(tree: Node) -> bool:
+    first = tree.child(0) if tree.child_count else None
+    return first is not None and first.type == "{"
+
+
+_MACRO_DEPTH = 4
+"""Item macros inside item macros (`cfg_rt! { cfg_fs! { ... } }`) followed at most."""
 
 
 def _clean_function(node: Node, verdicts: _Verdicts) -> bool:
@@ -510,6 +663,23 @@ def _line_starts(data: bytes) -> list[int]:
     return [total + row for row, total in enumerate(before)][:-1]
 
 
+def _verdicts(grammar: Grammar, data: bytes) -> _Verdicts:
+    verdicts = _Verdicts(_Budget(SCOPE_NODE_VISITS), grammar)
+    verdicts.data = data
+    return verdicts
+
+
+def _astray(grammar: Grammar, tree: Tree, data: bytes) -> int:
+    """Where what the parse says stops being what the language reads (past the end: all
+    of the file is read alike). Past a lone CR, the language (Python, a C compiler) may see
+    a line break where rg and tree-sitter see none; past a heredoc end bash would not
+    accept, bash reads on where tree-sitter stopped."""
+    astray = _lone_cr(data)
+    if grammar is BASH and b"<<" in data:
+        astray = min(astray, _bad_heredoc(tree.root_node, data))
+    return astray
+
+
 def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced:
     """The lines of the innermost definition enclosing `line` (D46, `show --scope`), by
     the walk that gives scope lines, within its bounds: no definition when the walk is
@@ -523,9 +693,11 @@ def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced
     tree = _parse(grammar, data)
     if tree is None:
         return "uncertain"
+    if start >= _astray(grammar, tree, data):
+        return "uncertain"
     target = start + _target(SourceLine(line, text, False), text)
     try:
-        walk = _walk(tree.root_node, target, grammar, _Verdicts(_Budget(SCOPE_NODE_VISITS)))
+        walk = _walk(tree.root_node, target, grammar, _verdicts(grammar, data))
     except _OverBudgetError:
         return "uncertain"
     if walk.uncertain:
@@ -545,6 +717,38 @@ def _line_text(data: bytes, starts: list[int], row: int) -> bytes:
     end = starts[row + 1] - 1 if row + 1 < len(starts) else len(data)
     text = data[starts[row] : end]
     return text[:-1] if text.endswith(b"\r") else text
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
+def _lone_cr(data: bytes) -> int:
+    """Where the first CR not followed by LF is (past the end: none)."""
+    found = _LONE_CR.search(data)
+    return len(data) + 1 if found is None else found.start()
+
+
+def _bad_heredoc(root: Node, data: bytes) -> int:
+    """Where the first heredoc whose end line bash would not take as its end begins (past
+    the end: none). bash ends a heredoc only at a line that is its word exactly (after
+    leading tabs with `<<-`); tree-sitter also at `EOF `, ` EOF`, `EOF;`."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "heredoc_redirect":
+            end = next((c for c in node.children if c.type == "heredoc_end"), None)
+            if end is None:
+                return int(node.start_byte)
+            line_start = data.rfind(b"\n", 0, end.start_byte) + 1
+            line_end = data.find(b"\n", end.end_byte)
+            line = data[line_start : len(data) if line_end < 0 else line_end]
+            dash = any(c.type == "<<-" for c in node.children)
+            if (line.lstrip(b"\t") if dash else line) != end.text:
+                return int(node.start_byte)
+            continue
+        if node.child_count and (node.end_byte - node.start_byte) > 1:
+            stack.extend(reversed(node.children))
+    return len(data) + 1
 
 
 def _target(line: SourceLine, text: bytes) -> int:
@@ -574,7 +778,8 @@ class TreeSitterScopes:
         if tree is None:
             return unknown
         starts = _line_starts(data)
-        verdicts = _Verdicts(_Budget(SCOPE_NODE_VISITS))
+        verdicts = _verdicts(grammar, data)
+        astray = _astray(grammar, tree, data)
         out = dict(unknown)
         for line in sorted(lines, key=lambda ln: ln.number):
             row = line.number - 1
@@ -585,6 +790,8 @@ class TreeSitterScopes:
             text = data[start:end]
             if text != line.text:
                 continue  # not the line rg read: the file changed since
+            if start >= astray:
+                continue
             try:
                 walk = _walk(tree.root_node, start + _target(line, text), grammar, verdicts)
             except _OverBudgetError:
