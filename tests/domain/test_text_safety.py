@@ -74,7 +74,21 @@ TABLE = [
     Row("é", None, "é", "é", True, '"é"', "é"),
     Row("接", None, "接", "接", True, '"接"', "接"),
     Row(" ", None, " ", " ", True, '" "', " "),
-    Row("\u202e", None, "\u202e", "\u202e", True, '"\u202e"', "\\u202e"),
+    Row("\u202e", Kind.FORMAT, "\\u202e", "\\u202e", False, '"\\u202e"', "\\u202e"),
+    Row("\u2066", Kind.FORMAT, "\\u2066", "\\u2066", False, '"\\u2066"', "\\u2066"),
+    Row("\u200b", Kind.FORMAT, "\\u200b", "\\u200b", False, '"\\u200b"', "\\u200b"),
+    Row("\ufeff", Kind.FORMAT, "\\ufeff", "\\ufeff", False, '"\\ufeff"', "\\ufeff"),
+    Row("\xad", Kind.FORMAT, "\\u00ad", "\\u00ad", False, '"\\u00ad"', "\\u00ad"),
+    Row(
+        "\U000e0041",
+        Kind.FORMAT,
+        "\\U000e0041",
+        "\\U000e0041",
+        False,
+        '"\\udb40\\udc41"',
+        "\\U000e0041",
+    ),
+    Row("\U0001f600", None, "\U0001f600", "\U0001f600", True, '"\U0001f600"', "\U0001f600"),
     Row("\xa0", None, "\xa0", "\xa0", True, '"\xa0"', "\\u00a0"),
 ]
 
@@ -105,7 +119,20 @@ def test_a_path_doubles_its_own_backslash_before_a_byte_is_written() -> None:
 
 
 def _classed() -> list[int]:
-    return [code for code in range(0xE000) if kind(chr(code)) is not None]
+    return [code for code in range(0x110000) if kind(chr(code)) is not None]
+
+
+def test_the_format_class_is_unicodes_format_category() -> None:
+    """Every Cf character this Python knows is FORMAT (3.11's Unicode 14 to 3.13's 15.1);
+    FORMAT holds nothing else but the code points Unicode leaves unassigned among them
+    (the rest of the tag block, U+2065): one that a later Unicode makes Cf is already in."""
+    import unicodedata
+
+    formats = {c for c in _classed() if kind(chr(c)) is Kind.FORMAT}
+    cf = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
+    assert cf <= formats
+    assert {unicodedata.category(chr(c)) for c in formats - cf} == {"Cn"}
+    assert set(range(0xE0000, 0xE0080)) <= formats
 
 
 def test_the_classes_cover_what_the_table_names_and_nothing_else() -> None:
@@ -119,8 +146,8 @@ def test_the_classes_cover_what_the_table_names_and_nothing_else() -> None:
         0x2029,
         *range(0xD800, 0xE000),
     }
-    assert set(classed) == expected
-    assert all(kind(chr(code)) is None for code in range(0xE000, 0x110000, 97))
+    formats = {c for c in classed if kind(chr(c)) is Kind.FORMAT}
+    assert set(classed) - formats == expected
     assert [c for c in range(0xDC80, 0xDD00)] == [c for c in classed if kind(chr(c)) is Kind.BYTE]
 
 
@@ -137,7 +164,10 @@ def test_a_line_shows_each_character_as_one_character_would() -> None:
 
 
 def test_json_escapes_are_what_the_encoder_leaves_raw() -> None:
-    assert set(JSON_ESCAPES) == {0x7F, *range(0x80, 0xA0), 0x2028, 0x2029}
+    formats = {c for c in _classed() if kind(chr(c)) is Kind.FORMAT}
+    assert set(JSON_ESCAPES) == {0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *formats}
+    for code in formats:
+        assert json.loads(f'"{JSON_ESCAPES[code]}"') == chr(code)
     for code in range(0x20):
         assert code not in JSON_ESCAPES
         assert json.dumps(chr(code), ensure_ascii=False) != f'"{chr(code)}"'

@@ -4,8 +4,10 @@ Every subprocess call has a timeout: a hang fails the test instead of the suite.
 """
 
 import os
+import re
 import subprocess
 import sys
+import unicodedata
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -67,6 +69,15 @@ def asrch_many(
         return list(pool.map(lambda c: asrch(*c, cwd=cwd, cold=True), commands))
 
 
+_FORMAT = re.compile(
+    "["
+    + "".join(chr(c) for c in range(0xA0, 0x110000) if unicodedata.category(chr(c)) == "Cf")
+    + "]"
+)
+"""A format character (Unicode's Cf: bidi controls, zero width characters, U+FEFF, tag
+characters), which prints nothing or reorders the text around it: never raw (issue 32)."""
+
+
 def check_invariants(run: Result, statuses: frozenset[int] = STATUSES) -> None:
     """What every run keeps, whatever its input (D8, D19, D20)."""
     assert run.status in statuses, str(run)
@@ -81,6 +92,7 @@ def check_invariants(run: Result, statuses: frozenset[int] = STATUSES) -> None:
         assert "\r" not in text, f"raw CR in {name}\n{run}"
         assert "\x1b" not in text, f"raw ESC in {name}\n{run}"
         assert "\x00" not in text, f"raw NUL in {name}\n{run}"
+        assert not _FORMAT.search(text), f"raw format character in {name}\n{run}"
     if run.status == 2:
         check_input_error(run)
 
@@ -137,6 +149,9 @@ def read_value(text: str, pos: int = 0) -> tuple[str, int]:
         elif kind == "u":
             out.append(chr(int(text[i + 2 : i + 6], 16)))
             i += 6
+        elif kind == "U":
+            out.append(chr(int(text[i + 2 : i + 10], 16)))
+            i += 10
         else:
             raise AssertionError(f"unknown escape \\{kind} in {text!r}")
 

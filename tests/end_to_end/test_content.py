@@ -7,6 +7,7 @@ binary to rg and not counted, and
 the answer says how many there were.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -32,6 +33,11 @@ CONTENT: dict[str, bytes] = {
     "huge.txt": b"x" * HUGE + b" needle\n",
     "no-final-newline.txt": b"first\nneedle at the end",
     "controls.txt": b"needle \x1b[31mred\x1b[0m \x07 \x7f \xc2\x85 \xe2\x80\xa8 \x0b\x0c end\n",
+    # Format characters (issue 32): a right-to-left override, isolates, a zero width
+    # space, U+FEFF inside a line, a soft hyphen and 2 tag characters.
+    "invisible.txt": (
+        "needle \u202e \u2066x\u2069 \u200b \ufeff \xad \U000e0041\U000e0042 end\n"
+    ).encode(),
     # The 800-byte cut lands at each of the three offsets inside a 3-byte character
     # (the match is in the head of the line, so the line keeps its head).
     "japanese.txt": b"".join(("needle " + "a" * k + JP * 60 + "\n").encode() for k in range(3)),
@@ -44,6 +50,7 @@ MATCHING_LINES = {
     "huge.txt": 1,
     "no-final-newline.txt": 1,
     "controls.txt": 1,
+    "invisible.txt": 1,
     "japanese.txt": 3,
     "empty.txt": 0,
 }
@@ -165,6 +172,33 @@ def test_controls_are_made_visible(tree: Path) -> None:
     check_invariants(run, frozenset({0}))
     (line,) = _body(run, 5)
     assert line == "1:needle ␛[31mred␛[0m ␇ ␡ \\u0085 \\u2028 ␋␌ end"
+
+
+INVISIBLE = "needle \\u202e \\u2066x\\u2069 \\u200b \\ufeff \\u00ad \\U000e0041\\U000e0042 end"
+
+
+def test_format_characters_are_escaped_in_every_answer(tree: Path) -> None:
+    """Each prints nothing or reorders the line: every answer that prints the line shows
+    each as an escape, as C1 controls are (issue 32, item 6)."""
+    runs = asrch_many(
+        [
+            ["show", "needle", "invisible.txt"],
+            ["show", "--line", "1", "needle", "invisible.txt"],
+            ["sample", "needle", "invisible.txt"],
+            ["scout", "needle", "invisible.txt"],
+            ["show", "--format", "json", "needle", "invisible.txt"],
+        ],
+        cwd=tree,
+    )
+    for run in runs:
+        check_invariants(run, frozenset({0}))
+    show, window, sample, scout, as_json = runs
+    assert f"1:{INVISIBLE}" in show.out.splitlines()
+    assert f"1:{INVISIBLE}" in window.out.splitlines()
+    assert f"1:{INVISIBLE}" in sample.out.splitlines()
+    assert f"1:{INVISIBLE}" in scout.out.splitlines()
+    (line,) = json.loads(as_json.out)["snippets"][0]["lines"]
+    assert line["text"] == INVISIBLE
 
 
 def test_last_line_without_newline(tree: Path) -> None:

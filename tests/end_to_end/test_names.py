@@ -8,6 +8,7 @@ and the order of the rows is known.
 
 import os
 import shlex
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,6 +44,11 @@ NAMES: tuple[bytes, ...] = (
     b"del\x7f.txt",
     b"nel\xc2\x85.txt",
     b"linesep\xe2\x80\xa8.txt",
+    "rlo\u202egpj.txt".encode(),
+    "isolate\u2066x\u2069.txt".encode(),
+    "zero\u200bwidth.txt".encode(),
+    "\ufeffbom.txt".encode(),
+    "tag\U000e0041\U000e0042.txt".encode(),
     b"latin1-caf\xe9.txt",
     b"bad\xff\xfe.txt",
     b"lone\x80continuation.txt",
@@ -88,7 +94,13 @@ def _pasteable(path: bytes) -> bool:
         text = path.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    return not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 or c in "\u2028\u2029" for c in text)
+    return not any(
+        ord(c) < 0x20
+        or 0x7F <= ord(c) < 0xA0
+        or c in "\u2028\u2029"
+        or unicodedata.category(c) == "Cf"
+        for c in text
+    )
 
 
 def _split_next(out: str, path: bytes) -> list[str]:

@@ -12,6 +12,7 @@ each output shows each class, and each rule is written once, here.
 | CONTROL        | other C0, DEL       | `\u001b`  | `␛` `␡`   | none   | `\u001b`    | `\u001b`   |
 | C1             | U+0080-U+009F       | `\u0085`  | `\u0085`  | none   | `\u0085`    | `\u0085`   |
 | SEPARATOR      | U+2028, U+2029      | `\u2028`  | `\u2028`  | none   | `\u2028`    | `\u2028`   |
+| FORMAT         | Cf: U+202E, U+200B… | `\u202e`  | `\u202e`  | none   | `\u202e`(4) | `\u202e`   |
 | BYTE           | U+DC80-U+DCFF: NN   | `\xNN`    | `\xNN`    | none   | `\xNN`      | (never)    |
 | SURROGATE      | other U+D800-U+DFFF | `\ud800`  | `\ud800`  | none   | refused     | (never)    |
 | QUOTE          | `"`                 | `\"`      | kept      | quoted | `\"`        | kept       |
@@ -27,6 +28,17 @@ refusing a search, in an error line. (1) a path's own `\` is doubled before JSON
 doubles it again: `\\\\`. (2) bare only when made of ASCII letters, digits and
 `_ - . / =`, else the whole value is quoted. (3) unless `str.isprintable` says no:
 format characters such as U+202E and spaces other than U+0020 become `\uXXXX`.
+(4) past U+FFFF (the tag characters) `\U000e0041` where a `\u` takes 4 digits (a D2
+value, line text, rg's words) and the surrogate pair in JSON (`\udb40\udc41`, which
+every JSON reader reads back as the one character).
+
+FORMAT is Unicode's format category (Cf) as of Unicode 15.1, with the code points left
+unassigned among them (the whole tag block U+E0000-U+E007F, U+2065): the bidi
+controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), the zero width
+characters (U+200B-U+200D, U+2060-U+2064), U+FEFF, U+00AD, the tag characters, and
+the rest of Cf. Each prints nothing or reorders the text around it, so a line that
+holds one reads as something the file does not say (Trojan Source, CVE-2021-42574;
+instructions hidden in tag characters): every output shows them escaped, as C1.
 
 Why they differ:
 - A D2 value round-trips: every escape decodes to exactly one code point or byte.
@@ -58,6 +70,7 @@ class Kind(Enum):
     CONTROL = "control"
     C1 = "C1 control"
     SEPARATOR = "line separator"
+    FORMAT = "format character"
     BYTE = "byte that is not UTF-8"
     SURROGATE = "surrogate"
     QUOTE = "double quote"
@@ -75,11 +88,30 @@ _SPANS: tuple[tuple[int, int, Kind], ...] = (
     (0x5C, 0x5D, Kind.BACKSLASH),
     (0x7F, 0x80, Kind.CONTROL),
     (0x80, 0xA0, Kind.C1),
+    (0xAD, 0xAE, Kind.FORMAT),
+    (0x600, 0x606, Kind.FORMAT),
+    (0x61C, 0x61D, Kind.FORMAT),
+    (0x6DD, 0x6DE, Kind.FORMAT),
+    (0x70F, 0x710, Kind.FORMAT),
+    (0x890, 0x892, Kind.FORMAT),
+    (0x8E2, 0x8E3, Kind.FORMAT),
+    (0x180E, 0x180F, Kind.FORMAT),
+    (0x200B, 0x2010, Kind.FORMAT),
     (0x2028, 0x202A, Kind.SEPARATOR),
+    (0x202A, 0x202F, Kind.FORMAT),
+    (0x2060, 0x2070, Kind.FORMAT),
     (0xD800, 0xDC80, Kind.SURROGATE),
     # os.fsdecode's stand-ins for the bytes 0x80-0xFF (a byte below 0x80 is UTF-8).
     (0xDC80, 0xDD00, Kind.BYTE),
     (0xDD00, 0xE000, Kind.SURROGATE),
+    (0xFEFF, 0xFF00, Kind.FORMAT),
+    (0xFFF9, 0xFFFC, Kind.FORMAT),
+    (0x110BD, 0x110BE, Kind.FORMAT),
+    (0x110CD, 0x110CE, Kind.FORMAT),
+    (0x13430, 0x13440, Kind.FORMAT),
+    (0x1BCA0, 0x1BCA4, Kind.FORMAT),
+    (0x1D173, 0x1D17B, Kind.FORMAT),
+    (0xE0000, 0xE0080, Kind.FORMAT),
 )
 """Every classed code point, as `[start, stop)` spans in order: the classes' one
 definition, which `kind` looks a character up in."""
@@ -107,7 +139,16 @@ def _codes(*kinds: Kind) -> Iterable[int]:
 
 
 def _code_escape(char: str) -> str:
-    return f"\\u{ord(char):04x}"
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _json_escape(code: int) -> str:
+    """`\\uXXXX`, or past U+FFFF the surrogate pair JSON spells the character with."""
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def _byte_escape(char: str) -> str:
@@ -171,8 +212,8 @@ def pastes(word: str) -> bool:
 # JSON strings.
 
 JSON_ESCAPES = {
-    code: f"\\u{code:04x}"
-    for code in _codes(Kind.CONTROL, Kind.C1, Kind.SEPARATOR)
+    code: _json_escape(code)
+    for code in _codes(Kind.CONTROL, Kind.C1, Kind.SEPARATOR, Kind.FORMAT)
     if code >= 0x20  # below: the encoder's own (`\n`, `\u001b`)
 }
 """What a JSON encoder leaves raw but asrch escapes (a `str.translate` table)."""
