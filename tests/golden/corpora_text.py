@@ -22,3 +22,12 @@ def hostile_text(root: Path) -> None:
     """`return` in hidden.py; `needle` in a file whose name holds U+202E."""
     (root / "hidden.py").write_text(HIDDEN, encoding="utf-8")
     (root / "invoice\u202etxt.py").write_text("needle = 1\n", encoding="utf-8")
+
+
+BOM_PY = 'class A:\n    """Doc."""\n\n    foo = 1\n'
+
+
+def encodings(root: Path) -> None:
+    """Files that start with a byte-order mark (issue 32, item 4): rg decodes them."""
+    (root / "u16.py").write_bytes(b"\xff\xfe" + "a = 1\n上 = 2\nfoo = 3\n".encode("utf-16-le"))
+    (root / "bom.py").write_bytes(b"\xef\xbb\xbf" + BOM_PY.encode())

@@ -16,6 +16,7 @@ from asrch.domain.query import Query
 from asrch.domain.text_safety import quote
 from asrch.engine.argv import count_argv, json_argv, operand
 from asrch.engine.counts import parse_count_records
+from asrch.engine.decoding import MARK_MAX, buffered_chunks, mark_of, utf16_as_utf8
 from asrch.engine.json_events import (
     _KEY,
     _LINE_NUMBER,
@@ -114,7 +115,9 @@ def _open_regular(file: str, launch: Launch) -> int:
 def read_lines(
     file: str, start: int, end: int, launch: Launch = HERE
 ) -> tuple[list[tuple[int, bytes]], int]:
-    """Lines `start..end` (raw, LF kept) and the number of the file's last line.
+    """Lines `start..end` (LF kept) and the number of the file's last line, as rg reads
+    the file: after a byte-order mark, the text rg decodes (`engine/decoding.py`), so
+    every line number is rg's.
 
     Streams the file in chunks: memory is the window, not the file. Window lines are
     kept whole, as rg's JSON hands them to `show`: whether a line matches, and how many
@@ -122,53 +125,106 @@ def read_lines(
     counts; an empty file has last line 0.
     """
     fd = _open_regular(file, launch)
+    try:
+        skip, codec = mark_of(os.pread(fd, MARK_MAX, 0))
+        os.lseek(fd, skip, os.SEEK_SET)
+        if codec is not None:
+            return _window(utf16_as_utf8(_chunks(fd), codec), start, end)
+        if skip:
+            return _window(buffered_chunks(_chunks(fd)), start, end)
+        return _raw_window(fd, start, end)
+    finally:
+        os.close(fd)
+
+
+def _chunks(fd: int) -> Iterator[bytes]:
+    while chunk := os.read(fd, _CHUNK):
+        yield chunk
+
+
+def _raw_window(fd: int, start: int, end: int) -> tuple[list[tuple[int, bytes]], int]:
+    """`read_lines` of the bytes as they are (rg maps the file: a NUL is no break)."""
     found: list[tuple[int, bytes]] = []
-    number = 1
     offset = 0
     """Where in the file `chunk` starts."""
+    number = 1
     begun: int | None = None
     """Where the window line being read began, if in an earlier chunk: read again
     once its end is known, in one piece of exactly its size (a line of 300 MB is held
     once, never grown)."""
     tail_open = False
-    try:
-        while chunk := os.read(fd, _CHUNK):
-            size = len(chunk)
-            tail_open = chunk[-1:] != b"\n"
-            newlines = chunk.count(b"\n")
-            if begun is None and (number > end or number + newlines < start):
-                # Nothing of this chunk is in the window: only count its lines.
-                number += newlines
-                offset += size
-                continue
-            pos = 0
-            if number < start:
-                # The window starts in this chunk (`newlines` says so): its first line is
-                # found at C speed, not a Python step per line before it.
-                pos = size - len(chunk.split(b"\n", start - number)[-1])
-                number = start
-            while pos < size:
-                nl = chunk.find(b"\n", pos)
-                if number > end:
-                    number += chunk.count(b"\n", pos)
-                    break
-                if nl < 0:
-                    if begun is None:
-                        begun = offset + pos
-                    break
-                if begun is None:
-                    found.append((number, chunk[pos : nl + 1]))
-                else:
-                    found.append((number, os.pread(fd, offset + nl + 1 - begun, begun)))
-                    begun = None
-                number += 1
-                pos = nl + 1
+    while chunk := os.read(fd, _CHUNK):
+        size = len(chunk)
+        tail_open = chunk[-1:] != b"\n"
+        newlines = chunk.count(b"\n")
+        if begun is None and (number > end or number + newlines < start):
+            # Nothing of this chunk is in the window: only count its lines.
+            number += newlines
             offset += size
-        if tail_open and begun is not None:
-            # The last line, without LF, in the window.
-            found.append((number, os.pread(fd, offset - begun, begun)))
-    finally:
-        os.close(fd)
+            continue
+        pos = 0
+        if number < start:
+            # The window starts in this chunk (`newlines` says so): its first line is
+            # found at C speed, not a Python step per line before it.
+            pos = size - len(chunk.split(b"\n", start - number)[-1])
+            number = start
+        while pos < size:
+            nl = chunk.find(b"\n", pos)
+            if number > end:
+                number += chunk.count(b"\n", pos)
+                break
+            if nl < 0:
+                if begun is None:
+                    begun = offset + pos
+                break
+            if begun is None:
+                found.append((number, chunk[pos : nl + 1]))
+            else:
+                found.append((number, os.pread(fd, offset + nl + 1 - begun, begun)))
+                begun = None
+            number += 1
+            pos = nl + 1
+        offset += size
+    if tail_open and begun is not None:
+        # The last line, without LF, in the window.
+        found.append((number, os.pread(fd, offset - begun, begun)))
+    if tail_open:
+        return found, number
+    return found, number - 1
+
+
+def _window(chunks: Iterable[bytes], start: int, end: int) -> tuple[list[tuple[int, bytes]], int]:
+    """`read_lines` of a stream that cannot be read again (decoded text): a window line
+    that spans chunks is held in its parts until its end."""
+    found: list[tuple[int, bytes]] = []
+    number = 1
+    held: list[bytes] = []
+    tail_open = False
+    for chunk in chunks:
+        size = len(chunk)
+        tail_open = chunk[-1:] != b"\n"
+        newlines = chunk.count(b"\n")
+        if not held and (number > end or number + newlines < start):
+            number += newlines
+            continue
+        pos = 0
+        if number < start:
+            pos = size - len(chunk.split(b"\n", start - number)[-1])
+            number = start
+        while pos < size:
+            if number > end:
+                number += chunk.count(b"\n", pos)
+                break
+            nl = chunk.find(b"\n", pos)
+            if nl < 0:
+                held.append(chunk[pos:])
+                break
+            found.append((number, b"".join([*held, chunk[pos : nl + 1]])))
+            held = []
+            number += 1
+            pos = nl + 1
+    if tail_open and held:
+        found.append((number, b"".join(held)))
     if tail_open:
         return found, number
     return found, number - 1

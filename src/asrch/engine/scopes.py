@@ -50,6 +50,7 @@ from asrch.domain.limits import (
     SCOPE_PARSE_WORK_PER_BYTE,
 )
 from asrch.domain.lines import Definition, Scope, SourceLine, Unplaced
+from asrch.engine.decoding import as_rg_reads
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -843,7 +844,8 @@ class TreeSitterScopes:
                     break
                 parts.append(part)
                 size += len(part)
-            return None if size > SCOPE_MAX_BYTES else b"".join(parts)
+            # As rg reads it (a byte-order mark decides): rows are rg's lines.
+            return None if size > SCOPE_MAX_BYTES else as_rg_reads(b"".join(parts))
         except OSError:
             return None
         finally:
