@@ -8,7 +8,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.next_step import survey_step
 from asrch.domain.notices import BinaryNotice, BroadNotice
 from asrch.domain.query import Query
-from asrch.domain.scout import kind_counts, kind_of, next_file
+from asrch.domain.scout import kind_below, kind_counts, kind_of, next_file
 from asrch.domain.words import spelled
 from asrch.render.notices import notice_text
 from asrch.render.scout import listed_path_line
@@ -53,11 +53,52 @@ def test_next_file_is_the_code_first_over_every_file() -> None:
     assert chosen is not None and chosen.path == "./src/a.py"  # tie: path order
     assert next_file(files[:2], ".") == files[0]
     assert next_file((), ".") is None
-    assert [tuple(k) for k in kind_counts(files)] == [
+    assert [tuple(k) for k in kind_counts(files, ".")] == [
         ("source", 4, 2),
         ("test", 30, 1),
         ("docs", 20, 1),
     ]
+
+
+@pytest.mark.parametrize(
+    ("target", "prefix"),
+    [
+        (".", "./"),
+        ("test/proj", "test/proj/"),
+        ("test/proj/", "test/proj/"),
+        ("./test/proj", "./test/proj/"),
+        ("/abs/tests/proj", "/abs/tests/proj/"),
+        ("spec//", "spec//"),
+    ],
+)
+def test_kinds_are_told_below_the_searched_path(target: str, prefix: str) -> None:
+    """Issue 32, item 7: the same tree, however spelled and wherever it lies (inside a
+    folder named `test`, `tests` or `spec`), gets the same kinds and the same next file."""
+    files = (
+        FileCount(f"{prefix}tests/test_a.py", 30),
+        FileCount(f"{prefix}docs/a.md", 20),
+        FileCount(f"{prefix}src/a.py", 2),
+    )
+    assert [tuple(k) for k in kind_counts(files, target)] == [
+        ("source", 2, 1),
+        ("test", 30, 1),
+        ("docs", 20, 1),
+    ]
+    chosen = next_file(files, target)
+    assert chosen is not None and chosen.path == f"{prefix}src/a.py"
+
+
+@pytest.mark.parametrize(
+    ("file", "kind"),
+    [
+        ("tests/helpers.py", "source"),
+        ("tests/test_a.py", "test"),
+        ("docs/x.py", "source"),
+        ("src/README.md", "docs"),
+    ],
+)
+def test_a_file_named_as_the_path_is_told_by_its_name(file: str, kind: str) -> None:
+    assert kind_below(file, file) == kind
 
 
 def test_survey_steps_to_the_most_selective_exact_pair() -> None:

@@ -28,3 +28,10 @@ def kinds(root: Path) -> None:
     test = "".join(f"def test_pool_{i}():\n    assert pool({i})\n\n" for i in range(6))
     (root / "tests" / "test_pool.py").write_text(test)
     (root / "docs" / "pool.md").write_text("# pool\n\nA pool keeps connections.\nUse pool.take.\n")
+
+
+def kinds_nested(root: Path) -> None:
+    """The `kinds` tree inside a folder named `test` (issue 32, item 7): `test/proj`."""
+    (root / "test").mkdir()
+    (root / "test" / "proj").mkdir()
+    kinds(root / "test" / "proj")

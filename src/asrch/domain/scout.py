@@ -1,5 +1,6 @@
 """`scout`: one term's distribution over one path."""
 
+import posixpath
 from typing import Literal, NamedTuple
 
 from asrch.domain.counting import FileCount, Ranked, Tally, relative_to, top_directories, top_files
@@ -19,8 +20,9 @@ DOCS_SUFFIXES = (".md", ".rst", ".txt", ".adoc")
 
 
 def kind_of(path: str) -> Kind:
-    """D35, by the path alone (from the working directory: the searched path included):
-    a test by its folder or name, else docs by folder or extension, else source."""
+    """D35, by a path alone: a test by its folder or name, else docs by folder or
+    extension, else source. Scout asks it of the path below the searched path
+    (`kind_below`)."""
     *folders, name = path.split("/")
     if (
         any(f in TEST_FOLDERS for f in folders)
@@ -33,6 +35,17 @@ def kind_of(path: str) -> Kind:
     if any(f in DOCS_FOLDERS for f in folders) or name.lower().endswith(DOCS_SUFFIXES):
         return "docs"
     return "source"
+
+
+def kind_below(path: str, target: str) -> Kind:
+    """D35 of a matching file by its path below the searched path (issue 32): the same
+    tree gets the same kinds however the path is spelled and whatever folders lie above
+    it (`.` from inside `test/proj`, or `test/proj` from outside). A file named as the
+    path is told by its name."""
+    below = relative_to(path, target)
+    if below == path:
+        below = posixpath.basename(path) if path == target else path.removeprefix("./")
+    return kind_of(below)
 
 
 class KindCount(NamedTuple):
@@ -71,11 +84,11 @@ def lists(tally: Tally) -> bool:
     return not tally.capped and 0 < tally.matches <= SCOUT_LIST_MAX
 
 
-def kind_counts(files: tuple[FileCount, ...]) -> tuple[KindCount, ...]:
+def kind_counts(files: tuple[FileCount, ...], target: str) -> tuple[KindCount, ...]:
     matches = dict.fromkeys(KINDS, 0)
     counted = dict.fromkeys(KINDS, 0)
     for f in files:
-        kind = kind_of(f.path.removeprefix("./"))
+        kind = kind_below(f.path, target)
         matches[kind] += f.matches
         counted[kind] += 1
     return tuple(KindCount(k, matches[k], counted[k]) for k in KINDS if counted[k])
@@ -89,7 +102,7 @@ def next_file(files: tuple[FileCount, ...], target: str) -> FileCount | None:
     return min(
         files,
         key=lambda f: (
-            KINDS.index(kind_of(f.path.removeprefix("./"))),
+            KINDS.index(kind_below(f.path, target)),
             -f.matches,
             relative_to(f.path, target),
         ),
@@ -135,6 +148,6 @@ def build_scout_report(
             directory=directory,
             line=first_listed,
         ),
-        kinds=kind_counts(tally.files),
+        kinds=kind_counts(tally.files, path),
         listed=listed,
     )
