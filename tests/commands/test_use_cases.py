@@ -148,6 +148,31 @@ def test_scout_refuses_a_path_it_cannot_search_before_searching(
     assert engine.called("count") == []
 
 
+@pytest.mark.parametrize("command", ["scout", "sample", "show"])
+def test_a_refused_regex_is_named_before_a_refused_path(command: str) -> None:
+    """Issue 32: `scout --regex '(' Session` named the path; the query comes first."""
+    engine = FakeSearcher(files=TREE, refused={"(": "unclosed group"})
+    regex = SearchOptions(mode=Mode.REGEX)
+
+    def run(term: str, path: str) -> object:
+        if command == "scout":
+            return run_scout(engine, term, path, regex)
+        if command == "sample":
+            return run_sample(engine, term, path, regex, clusters=3, page=1)
+        return run_show(engine, term, path, regex, line=None, context=2)
+
+    with pytest.raises(InputError) as raised:
+        run("(", "Session")
+    assert raised.value.message == "invalid --regex query (: unclosed group"
+    # A regex rg takes: the path's own error. A path that is fine: no probe at all.
+    with pytest.raises(InputError) as raised:
+        run("conn(ect)", "Session")
+    assert "Session does not exist" in raised.value.message
+    assert engine.called("check_query") == [("check_query", "("), ("check_query", "conn(ect)")]
+    run("conn(ect)", "src/net/pool.py")
+    assert len(engine.called("check_query")) == 2
+
+
 def test_types_are_looked_up_only_when_given_and_a_named_file_must_be_kept() -> None:
     engine = FakeSearcher(files=TREE)
     run_scout(engine, "connect", "src", SearchOptions(types=("py",)))

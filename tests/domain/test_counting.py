@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -109,8 +110,10 @@ def test_fast_rankings_equal_the_plain_definition(
     ] == _naive_top_directories(files, target, limit)
 
 
-def test_rankings_of_a_single_file_target() -> None:
-    files = [FileCount("src/a.py", 3)]
-    assert _naive_top_files(files, "src/a.py", 5) == [("src/a.py", 3)]
-    assert [(r.path, r.matches) for r in top_files(files, "src/a.py", 5)] == [("src/a.py", 3)]
-    assert [(r.path, r.matches) for r in top_directories(files, "src/a.py", 5)] == [("src", 3)]
+@pytest.mark.parametrize("target", ["src/a.py", "./src/a.py", "a.py", "/abs/src/a.py"])
+def test_rankings_of_a_single_file_target(target: str) -> None:
+    """A file named as the path: rows relative to its folder, not the path repeated
+    (issue 32)."""
+    files = [FileCount(target, 3)]
+    assert [(r.path, r.matches) for r in top_files(files, target, 5)] == [("a.py", 3)]
+    assert [(r.path, r.matches) for r in top_directories(files, target, 5)] == [(".", 3)]

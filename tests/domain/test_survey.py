@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import InputError
 from asrch.domain.exclusions import EXCLUDED_DIRS
+from asrch.domain.limits import LINE_CAP
 from asrch.domain.notices import (
     BroadNotice,
+    CapNotice,
     DominanceNotice,
     NestedPathNotice,
     SamePathNotice,
@@ -19,6 +21,7 @@ from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
 from asrch.domain.query import Query
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
+from asrch.render.notices import notice_text
 
 
 def _tally(*rows: tuple[str, int], capped: bool = False) -> Tally:
@@ -75,6 +78,26 @@ def test_capped_pair_marks_the_total() -> None:
         [[_tally(("a/x", 50_000), capped=True), _tally(("b/y", 1))]],
     )
     assert report.overall[0].capped and report.overall[0].matches == 50_001
+
+
+def test_every_capped_pair_is_named_in_one_note() -> None:
+    """Issue 32: 11 terms capped in 3 paths made 33 notes (8 KB); now 1, by path."""
+    terms = [f"t{i}" for i in range(11)]
+    paths = ["a", "b", "c"]
+    capped = [[_tally((f"{p}/x", 50_000), capped=True) for p in paths] for _ in terms]
+    report = _survey([Query(term=t) for t in terms], paths, capped)
+    caps = [n for n in report.notices if isinstance(n, CapNotice)]
+    assert len(caps) == 1
+    assert caps[0].pairs == tuple((t, p) for p in paths for t in terms)
+    text = notice_text(caps[0])
+    assert text.startswith("scan stopped at the 50000-line cap in 33 (term, path) pairs (a: t0, ")
+    assert "; b: t0, t1" in text and text.count("t10") == 3
+    assert len(f"note: {text}".encode()) <= LINE_CAP
+    # One capped pair keeps its own note: the pair and where counting stopped.
+    one = _survey([Query(term="t")], ["a"], [[_tally(("a/x", 50_000), capped=True)]])
+    assert [n for n in one.notices if isinstance(n, CapNotice)] == [
+        CapNotice(term="t", path="a", last_path="x")
+    ]
 
 
 def _overlaps(*paths: str, kinds: list[PathKind] | None = None) -> list[object]:

@@ -19,6 +19,7 @@
   spelling).
 - `types`: what `file_types` answers (rg's `--type-list`).
 - `scope_reader`: what `scopes` answers (D31; default: no scope known).
+- `refused`: a term to rg's reason for refusing it, for `check_query`.
 - `calls`: every call in order, as (method, term or terms, path, then the numbers).
 
 tests/engine/test_searcher_conformance.py runs one suite on this fake and on rg over the
@@ -36,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from asrch.domain.counting import FileCount, Tally
+from asrch.domain.errors import InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
 from asrch.domain.ports import NO_SCOPES, PathKind, PathStatus, Scopes
 from asrch.domain.query import Query
@@ -53,6 +55,7 @@ class FakeSearcher:
         default_factory=lambda: {"py": ("*.py", "*.pyi"), "md": ("*.md",)}
     )
     scope_reader: Scopes = NO_SCOPES
+    refused: Mapping[str, str] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
 
     def called(self, method: str) -> list[Call]:
@@ -100,6 +103,12 @@ class FakeSearcher:
         if name == "." or any(p.startswith(name + "/") for p in self.files):
             return PathStatus(PathKind.DIRECTORY)
         return PathStatus(PathKind.MISSING)
+
+    def check_query(self, query: Query) -> None:
+        self.calls.append(("check_query", query.term))
+        reason = self.refused.get(query.term)
+        if reason is not None:
+            raise InputError(f"invalid --regex query {query.term}: {reason}")
 
     def resolve(self, path: str) -> str:
         self.calls.append(("resolve", path))

@@ -1,7 +1,12 @@
 """Argument checks every command shares: paths that must exist, numbers in range."""
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from asrch.domain.errors import InputError, OutOfRangeError
+from asrch.domain.modes import Mode
 from asrch.domain.ports import PathKind, PathStatus, Searcher
+from asrch.domain.query import Query
 from asrch.domain.text_safety import quote
 
 
@@ -54,6 +59,22 @@ def require_file(searcher: Searcher, path: str) -> None:
             PathKind.SPECIAL: "{path} is a FIFO, socket or device; give one regular file",
         },
     )
+
+
+T = TypeVar("T")
+
+
+def query_first(searcher: Searcher, query: Query, check: Callable[[], T]) -> T:
+    """`check()` of a path; when it refuses the path, a regex that rg refuses is named
+    instead: the query comes first on the line, and a fixed path would only meet the
+    pattern's error next (`scout --regex '(' Session`, issue 32). Only then is the
+    pattern probed: a call whose path is fine pays nothing."""
+    try:
+        return check()
+    except InputError:
+        if query.mode is Mode.REGEX:
+            searcher.check_query(query)
+        raise
 
 
 def require_range(name: str, value: int, low: int, high: int | None = None) -> None:

@@ -1,6 +1,6 @@
 """`sample`: the clusters of one term in one file, one page of them."""
 
-from asrch.commands.checks import require_file, require_range
+from asrch.commands.checks import query_first, require_file, require_range
 from asrch.commands.options import require_kept, single_query
 from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
 from asrch.domain.ports import Scopes, Searcher
@@ -28,7 +28,7 @@ def run_sample(
     query = single_query(searcher, term, options)
     require_range(arg("clusters"), clusters, 1, SAMPLE_CLUSTERS_MAX)
     require_range(arg("page"), page, 1)
-    require_file(searcher, file)
+    query_first(searcher, query, lambda: require_file(searcher, file))
     require_kept(query.filters, file)
     scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)
     report = build_sample_report(query, file, scan, per_page=clusters, page=page)

@@ -1,6 +1,6 @@
 """`scout`: count one term under one path."""
 
-from asrch.commands.checks import require_path
+from asrch.commands.checks import query_first, require_path
 from asrch.commands.options import require_kept, single_query
 from asrch.domain.counting import Tally
 from asrch.domain.idle_filters import idle_filters
@@ -21,7 +21,7 @@ def run_scout(
 ) -> ScoutReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     query = single_query(searcher, term, options)
-    kind = require_path(searcher, path)
+    kind = query_first(searcher, query, lambda: require_path(searcher, path))
     if kind is PathKind.FILE:
         require_kept(query.filters, path)
     tally = searcher.count(query, path, cap=SCAN_CAP)

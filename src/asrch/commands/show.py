@@ -1,6 +1,6 @@
 """`show`: the matches of one term in one file with context, or one line's window."""
 
-from asrch.commands.checks import require_file, require_range
+from asrch.commands.checks import query_first, require_file, require_range
 from asrch.commands.options import filters_of, require_kept, single_query
 from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
@@ -40,7 +40,7 @@ def run_show(
     else:
         query = single_query(searcher, term, options)
     require_range(arg("context"), context, 0, SHOW_CONTEXT_MAX)
-    require_file(searcher, file)
+    query_first(searcher, query, lambda: require_file(searcher, file))
     require_kept(query.filters, file)
     if line is None:
         scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)

@@ -424,8 +424,8 @@ SURVEY: "Command[SurveyReport]" = Command(
         "asrch survey --glob '!t/**' --term autocrlf --term safecrlf .",
     ),
     "Start here: compare candidate terms across paths in one call (matching lines, files "
-    "and the dominant path per term; no match bodies). Then scout the most selective term "
-    "in its dominant path.",
+    "and the dominant path per term; no match bodies). Then scout the most selective "
+    "(term, path) pair, as next says.",
     _survey,
     _render_survey,
 )

@@ -60,6 +60,15 @@ def relative_to(path: str, target: str) -> str:
     return rest.lstrip("/") or path
 
 
+def row_path(path: str, target: str) -> str:
+    """A table row's path: relative to the search target; a file given as the target
+    itself, relative to its folder (its name, in folder `.`), not the target repeated
+    (issue 32)."""
+    if path == target:
+        return posixpath.basename(path) or path
+    return relative_to(path, target)
+
+
 def parent_of(relative: str) -> str:
     """The directory part of a relative path, `.` for the target itself."""
     return posixpath.dirname(relative) or "."
@@ -81,7 +90,7 @@ def top_files(files: Iterable[FileCount], target: str, limit: int) -> tuple[Rank
     if len(files) > limit:
         floor = sorted((f.matches for f in files), reverse=True)[limit - 1]
         files = [f for f in files if f.matches >= floor]
-    return rank(((relative_to(f.path, target), f.matches) for f in files), limit)
+    return rank(((row_path(f.path, target), f.matches) for f in files), limit)
 
 
 def top_directories(files: Iterable[FileCount], target: str, limit: int) -> tuple[Ranked, ...]:
@@ -98,6 +107,6 @@ def top_directories(files: Iterable[FileCount], target: str, limit: int) -> tupl
         raw_sums[head] += f.matches
     sums: dict[str, int] = {}
     for head, matches in raw_sums.items():
-        directory = parent_of(relative_to(first_file[head], target))
+        directory = parent_of(row_path(first_file[head], target))
         sums[directory] = sums.get(directory, 0) + matches
     return rank(sums.items(), limit)

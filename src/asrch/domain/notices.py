@@ -43,6 +43,9 @@ class CapNotice(NamedTuple):
     last_path: str | None = None
     """Under a directory: the file where counting stopped, relative to the target. The
     cap is applied in path order, so the rankings cover only the files up to it."""
+    pairs: tuple[tuple[str, str], ...] = ()
+    """survey, 2 or more capped pairs: each (term, path), in by_path's order; one note
+    names them all (issue 32: one note a pair made 33 notes, 8 KB)."""
     kind: Literal["cap"] = "cap"
 
 
@@ -144,6 +147,9 @@ class RefusedNotice(NamedTuple):
 
     matches: int
     capped: bool
+    mode: Mode = Mode.FIXED
+    """What would narrow depends on it, as for `BroadNotice`."""
+    bounded_narrows: bool = True
     kind: Literal["refused"] = "refused"
 
 

@@ -54,6 +54,12 @@ class Files(Protocol):
         """The real location of an existing `path`: absolute, symlinks resolved."""
         ...
 
+    def check_query(self, query: Query) -> None:
+        """Raise the query's input error if rg refuses the query alone (a regex that does
+        not parse). Asked only once a path is refused too: the query, given first, is
+        named first (issue 32)."""
+        ...
+
     def walk(self, target: str) -> list[str]:
         """The files a search of the directory `target` walks to, spelled as rg prints
         them (`target` as given, `.` as `./`), in no particular order (D38: which

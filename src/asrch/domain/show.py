@@ -62,7 +62,18 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         skipped=scan.skipped,
     )
     refused = scan.capped or scan.matches > SHOW_MAX_MATCHES
-    refusal = [RefusedNotice(matches=scan.matches, capped=scan.capped)] if refused else []
+    refusal = (
+        [
+            RefusedNotice(
+                matches=scan.matches,
+                capped=scan.capped,
+                mode=query.mode,
+                bounded_narrows=query.has_word_character,
+            )
+        ]
+        if refused
+        else []
+    )
     notices = (*refusal, *search_notices(query, tally, file, directory=False))
     snippets: tuple[Snippet, ...] = ()
     if not refused:

@@ -12,6 +12,7 @@ from asrch.domain.next_step import NO_STEP, survey_step
 from asrch.domain.notices import (
     BinaryNotice,
     BroadNotice,
+    CapNotice,
     DominanceNotice,
     NoMatchNotice,
     Notice,
@@ -100,6 +101,16 @@ def _distinct(paths: Sequence[str]) -> list[int]:
     return list(first.values())
 
 
+def _one_cap_note(capped: Sequence[CapNotice], paths: Sequence[str]) -> CapNotice:
+    """One note for every capped pair (issue 32): alone, its own, naming where counting
+    stopped; else one naming each (term, path), in by_path's order."""
+    if len(capped) == 1:
+        return capped[0]
+    order = {path: i for i, path in enumerate(paths)}
+    pairs = sorted(((n.term or "", n.path or "") for n in capped), key=lambda p: order[p[1]])
+    return CapNotice(pairs=tuple(pairs))
+
+
 def build_survey_report(
     queries: Sequence[Query],
     paths: Sequence[str],
@@ -112,6 +123,8 @@ def build_survey_report(
     `real_paths[p]` where it is (absolute, symlinks resolved)."""
     overall = []
     notices: list[Notice] = []
+    capped: list[tuple[int, CapNotice]] = []
+    """Each capped pair's note, with where in `notices` the first one goes."""
     for query, row in zip(queries, tallies, strict=True):
         total = TermTotal(
             term=query.term,
@@ -137,13 +150,15 @@ def build_survey_report(
         for path, kind, tally in zip(paths, kinds, row, strict=True):
             if tally.capped:
                 directory = kind is PathKind.DIRECTORY
-                notices.append(
-                    cap_notice(tally, path, directory=directory, term=query.term, path=path)
-                )
+                notice = cap_notice(tally, path, directory=directory, term=query.term, path=path)
+                capped.append((len(notices), notice))
         if query.is_short:
             notices.append(ShortTermNotice(term=query.term))
         if loose := loose_boundary(query):
             notices.append(loose)
+
+    if capped:
+        notices.insert(capped[0][0], _one_cap_note([n for _, n in capped], paths))
 
     grand = sum(t.matches for t in overall)
     if len(overall) >= 2 and grand:

@@ -94,14 +94,24 @@ class RipgrepSearcher:
     def _blame(self, query: Query, complaint: RgRefusedError) -> EngineError | InputError:
         """The query's fault (exit 2, rg's reason) if rg refuses the query alone on empty
         input but takes a plain literal so; otherwise rg's own failure (exit 4)."""
+        fault = self._fault(query)
+        return complaint if fault is None else fault
+
+    def _fault(self, query: Query) -> InputError | None:
+        """The query's input error if rg refuses it alone and takes a plain literal."""
         from asrch.domain.query import Query
 
         reason = self._refusal(query)
         if reason is None or self._refusal(Query(term="x")) is not None:
-            return complaint
+            return None
         if query.mode is Mode.REGEX:
             return InputError(f"invalid {arg('regex')} query {quote(query.term)}: {reason}")
         return InputError(f"rg cannot search for {quote(query.term)}: {reason}")
+
+    def check_query(self, query: Query) -> None:
+        fault = self._fault(query)
+        if fault is not None:
+            raise fault
 
     def _refusal(self, query: Query) -> str | None:
         """rg's reason for refusing `query` alone, searched in empty input, or None."""

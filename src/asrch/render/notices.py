@@ -47,6 +47,14 @@ def _and(values: tuple[str, ...]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
+def _pairs_by_path(pairs: tuple[tuple[str, str], ...]) -> str:
+    """`deep: beta, bet; wide: beta`: each path once (as given, in order), its terms."""
+    terms: dict[str, list[str]] = {}
+    for term, path in pairs:
+        terms.setdefault(path, []).append(quote(term))
+    return "; ".join(f"{quote(path)}: {', '.join(named)}" for path, named in terms.items())
+
+
 def _loose_boundary(notice: LooseBoundaryNotice) -> str:
     flag = arg(notice.mode.value)
     kind = (
@@ -103,11 +111,16 @@ def notice_text(notice: Notice) -> str:
     match notice:
         case RefusedNotice():
             at_least = "at least " if notice.capped else ""
+            if notice.mode is Mode.REGEX:
+                narrower = "a more specific pattern"
+            elif notice.mode is Mode.FIXED and notice.bounded_narrows:
+                narrower = f"a longer term, {arg('identifier')} or {arg('word')}"
+            else:  # never the mode in use, nor one that cannot bound the term
+                narrower = "a longer term"
             return (
                 f"refused: {at_least}{notice.matches} matching lines, more than the "
-                f"{SHOW_MAX_MATCHES} show prints; narrow the term (a longer term, "
-                f"{arg('identifier')} or {arg('word')}), or run sample and then show "
-                f"{arg('line')} N"
+                f"{SHOW_MAX_MATCHES} show prints; narrow the term ({narrower}), or run sample "
+                f"and then show {arg('line')} N"
             )
         case PastEndNotice():
             return f"page {notice.page} is past the last page; valid pages: 1-{notice.pages}"
@@ -116,6 +129,13 @@ def notice_text(notice: Notice) -> str:
             return (
                 f"broad search{_for(notice.term)}: {at_least}{notice.matches} matching lines "
                 f"in {at_least}{_files(notice.files)}; {_narrower(notice)}"
+            )
+        case CapNotice(pairs=pairs) if pairs:
+            return (
+                f"scan stopped at the {notice.cap}-line cap in {len(pairs)} (term, path) "
+                f"pairs ({_pairs_by_path(pairs)}); their counts are lower bounds and each "
+                "top_file covers only the files up to where its pair stopped, in path order; "
+                "narrow the terms or the paths instead of asking for more"
             )
         case CapNotice():
             where = "" if notice.path is None else f" in {quote(notice.path)}"

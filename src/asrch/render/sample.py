@@ -22,7 +22,12 @@ def render_sample(report: SampleReport, spelling: Spelling) -> str:
     ]
     if report.kept < report.matches:
         fields.append(("clustered", report.kept))
-    fields += [("clusters", report.clusters), ("page", f"{report.page}/{report.pages}")]
+    fields.append(("clusters", report.clusters))
+    # Past the last page, the number of pages: `page: 9/3` would read as a page that is.
+    if report.past_end:
+        fields.append(("pages", report.pages))
+    else:
+        fields.append(("page", f"{report.page}/{report.pages}"))
     lines = block("sample", fields)
     path = shown_path(report.file)
     trail = Trail()
