@@ -183,13 +183,13 @@ def test_survey_paths_and_top_files_decode(tmp_path: Path, names: tuple[bytes, .
 
 
 def _check_scout(run: Result, path: bytes, n: int) -> None:
-    # As typed: the path field and the single file row are the path itself.
+    # As typed: the path field; the single file row is the file's name (issue 32).
     assert _text(field(run.out, "path")) == path
     lines = _split_next(run.out, path)
     # The top_files row, then (n <= 10: D32) the listed file's path and its n lines.
     listed = n if n <= SCOUT_LIST_MAX else -1
     row = decode_row(lines[-listed - 2].strip())
-    assert [_text(v) for v in row] == [path, str(n).encode()]
+    assert [_text(v) for v in row] == [os.path.basename(path), str(n).encode()]
     if listed > 0:
         assert _text(decode_row(lines[-listed - 1])[0]) == path
         assert lines[-listed:] == [f"{k}:needle here" for k in range(1, n + 1)]
