@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from asrch.domain.lines import SourceLine
 from asrch.domain.query import Query
 from asrch.engine import files
 from asrch.engine.argv import BASE_FLAGS
@@ -109,9 +110,11 @@ def test_scope_lines_read_the_file_as_rg_does(tmp_path: Path, bom: str) -> None:
     encoded = source.encode("utf-8" if bom == "utf-8" else bom)
     path = tmp_path / "a.py"
     path.write_bytes(BOMS[bom] + encoded)
-    scopes = TreeSitterScopes().of(str(path), [5])[5]
+    rg = _rg_lines(path)
+    assert rg[4] == b"    def f(self):\n"
+    scopes = TreeSitterScopes().of(str(path), [SourceLine(5, rg[5], True)])[5]
+    assert scopes is not None
     assert [(s.line, s.text) for s in scopes] == [(1, b"class A:"), (4, b"    def f(self):")]
-    assert _rg_lines(path)[4] == b"    def f(self):\n"
 
 
 @pytest.mark.parametrize("bom", list(BOMS))
