@@ -24,7 +24,7 @@ def render_sample(report: SampleReport, spelling: Spelling) -> str:
         fields.append(("clustered", report.kept))
     fields.append(("clusters", report.clusters))
     # Past the last page, the number of pages: `page: 9/3` would read as a page that is.
-    if report.past_end:
+    if report.page > report.pages:
         fields.append(("pages", report.pages))
     else:
         fields.append(("page", f"{report.page}/{report.pages}"))
