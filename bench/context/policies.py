@@ -205,7 +205,6 @@ class AsrchPolicy:
         *,
         name: str = "asrch",
         sources_first: bool = False,
-        reads_listing: bool = False,
         skips_rereading: bool = False,
     ) -> None:
         self.asrch = tuple(asrch)
@@ -214,9 +213,6 @@ class AsrchPolicy:
         self.sources_first = sources_first
         """Sample a scout's non-test files before its test files, as an agent that reads
         the file names does (`is_test_path`)."""
-        self.reads_listing = reads_listing
-        """Take the lines a scout lists (D32: a path, then its `N:` lines) as shown, as an
-        agent reading the answer does; the plain policy reads only `file:` answers."""
         self.skips_rereading = skips_rereading
         """Make no call that would print only lines already read: `show --line N` at a
         line already shown, `sample`/`show` of a file whose every match a scout listed."""
@@ -247,8 +243,11 @@ class AsrchPolicy:
                 continue
             status, raw = call(step.argv)
             text = _text(raw)
-            answer = read_answer(text)
-            shown = answer.shown + answer.listed if self.reads_listing else answer.shown
+            words = positionals(step.argv)
+            answer = read_answer(text, words[2] if words[0] in ("sample", "show") else None)
+            # A scout's listing (D32, D44: a path, then its `N:` lines) is shown lines:
+            # a small answer is the lines, with no table and no next step to follow.
+            shown = answer.shown + answer.listed
             read.update((posixpath.normpath(p), n) for p, n in shown)
             if self.skips_rereading and answer.listed:
                 done.update(_listed_reads(step.argv, answer))
@@ -306,7 +305,8 @@ def offers(step: Step, answer: Answer, *, sources_first: bool = False) -> list[O
     steps: list[Offer] = []
     if command == "survey":
         path = words[-1] if len(words) > 1 else "."
-        overall = answer.tables.get("overall", [])
+        # 1 path: one table, `terms` (D42).
+        overall = answer.tables.get("overall", answer.tables.get("terms", []))
         rows = sorted((count(r[1]), i, r[0]) for i, r in enumerate(overall))
         ranked = [term for matches, _, term in rows if matches > 0]
         steps += [(0, rank, ("scout", *_term(t), path)) for rank, t in enumerate(ranked)]
@@ -322,9 +322,10 @@ def offers(step: Step, answer: Answer, *, sources_first: bool = False) -> list[O
             if row[0] not in (".", ""):
                 argv = ("scout", *_term(term), _join(path, row[0]))
                 steps.append((step.effort + 5 + k, step.term_rank, argv))
-    elif command == "sample" and "page" in answer.fields:
+    elif command == "sample" and "matches" in answer.fields:
         term, file = words[1], words[2]
-        page, pages = (int(n) for n in answer.fields["page"].split("/"))
+        # 1 page: no `page:` field (D42).
+        page, pages = (int(n) for n in answer.fields.get("page", "1/1").split("/"))
         matches = count(answer.fields.get("matches", "0"))
         if 0 < matches <= SHOW_LIMIT and len(set(answer.matched)) < matches:
             steps.append((step.effort, step.term_rank, ("show", *_term(term), file)))

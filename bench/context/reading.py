@@ -1,7 +1,7 @@
 """What an agent reads in an answer: which lines of which file it shows, and the rows it
 acts on. One rule for both policies: a line is shown when its number is printed with
-its file (`PATH:N:` in `rg -n` output; `N:` or `N-` under an asrch answer's `file:`),
-match or context alike.
+its file (`PATH:N:` in `rg -n` output; `N:` or `N-` in an asrch answer about the file
+the agent named, which the answer does not repeat, D42), match or context alike.
 """
 
 import re
@@ -101,7 +101,8 @@ class Answer:
     tables, then its `N:` lines (matches; a scope line `N=` is not counted)."""
 
 
-def read_answer(text: str) -> Answer:
+def read_answer(text: str, file: str | None = None) -> Answer:
+    """`file`: the FILE the call named (sample, show), whose lines the snippets are."""
     command = ""
     fields: dict[str, str] = {}
     tables: dict[str, list[list[str]]] = {}
@@ -130,15 +131,15 @@ def read_answer(text: str) -> Answer:
         if (m := FIELD.match(line)) and table is None:
             fields[m.group(1)] = decode(m.group(2))
             continue
-        if command == "scout" and tables and not line.startswith(("  ", "note: ")):
+        if command == "scout" and not line.startswith(("  ", "note: ")):
             if (m := LISTED.match(line)) and listing is not None:
                 listed.append((listing, int(m.group(1))))
             elif line and not SNIPPET_OR_SCOPE.match(line):
                 listing = decode(line)
             table = None
             continue
-        if (m := SNIPPET.match(line)) and "file" in fields:
-            shown.append((fields["file"], int(m.group(1))))
+        if (m := SNIPPET.match(line)) and file is not None:
+            shown.append((file, int(m.group(1))))
             if line[len(m.group(1))] == ":":
                 matched.append(int(m.group(1)))
             continue

@@ -70,9 +70,7 @@ def run_tasks(
     rg = resolve_rg()
     asrch = asrch_command()
     policies = [
-        AsrchPolicy(
-            asrch, name=AGENT, sources_first=True, reads_listing=True, skips_rereading=True
-        ),
+        AsrchPolicy(asrch, name=AGENT, sources_first=True, skips_rereading=True),
         AsrchPolicy(asrch),
         AsrchPolicy(asrch, name=VARIANTS[0], sources_first=True),
         AsrchPolicy(asrch, 2 * ASRCH_BUDGET, name=VARIANTS[1]),

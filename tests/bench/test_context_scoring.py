@@ -85,9 +85,8 @@ def test_decode_d2_values() -> None:
 
 
 def test_sample_shows_its_file_lines_matches_and_context_alike() -> None:
-    answer = read_answer(SAMPLE)
+    answer = read_answer(SAMPLE, "my dir/sub process.py")
     assert answer.command == "sample"
-    assert answer.fields["file"] == "my dir/sub process.py"
     assert answer.fields["page"] == "1/3"
     assert answer.shown == [("my dir/sub process.py", n) for n in (77, 78, 80, 81)]
     assert answer.matched == [78, 80]
@@ -307,16 +306,12 @@ def test_rg_policy_reads_each_output_whole_or_capped(tree: Path) -> None:
 def test_asrch_policy_narrows_to_the_answer(tree: Path) -> None:
     location = Location("net/client.py", 4, 36)
     attempt = AsrchPolicy(asrch_command()).attempt(["open_socket", "connect"], location, tree)
-    assert attempt.found
-    # 1 matching line: the scout lists it (D32) and its next: line shows it; the plain
-    # policy reads only the show, the agent takes the listing itself.
-    assert [c.argv[0] for c in attempt.calls] == ["survey", "scout", "show"]
+    # 1 matching line: the scout lists it (D32), with no next step (D44): the listing is
+    # the answer.
+    assert attempt.found and [c.argv[0] for c in attempt.calls] == ["survey", "scout"]
     assert attempt.calls[1].argv == ("scout", "open_socket", ".")
     assert attempt.calls[-1].shows_answer
     assert not any(c.shows_answer for c in attempt.calls[:-1])
-    agent = AsrchPolicy(asrch_command(), sources_first=True, reads_listing=True)
-    listed = agent.attempt(["open_socket", "connect"], location, tree)
-    assert listed.found and [c.argv[0] for c in listed.calls] == ["survey", "scout"]
 
 
 def test_asrch_policy_stops_at_its_budget(tree: Path) -> None:
@@ -382,8 +377,8 @@ def test_a_next_line_is_the_next_call() -> None:
 
 
 def test_the_agent_takes_a_listing_as_an_answer() -> None:
-    """Same answers, two readings: the agent stops at the scout whose listing holds the
-    line; the plain policy goes on to the call the `next:` line names."""
+    """Every policy stops at the scout whose listing holds the line (D44: a listing is
+    the answer, and has no next step)."""
     survey = "survey:\noverall[term,matches,files,dominant_path]:\n  TMPDIR,4,3,.\n"
     answers = {"survey": survey, "scout": LISTING, "show": "show:\n  file: tempfile.py\n160:x\n"}
 
@@ -391,12 +386,12 @@ def test_the_agent_takes_a_listing_as_an_answer() -> None:
         return 0, answers[argv[0]].encode()
 
     location = Location("tempfile.py", 150, 165)
-    agent = AsrchPolicy(["asrch"], sources_first=True, reads_listing=True)
+    agent = AsrchPolicy(["asrch"], sources_first=True)
     plain = AsrchPolicy(["asrch"])
     found = agent.attempt(["TMPDIR"], location, Path("."), run)
     assert found.found and [c.argv[0] for c in found.calls] == ["survey", "scout"]
-    slower = plain.attempt(["TMPDIR"], location, Path("."), run)
-    assert slower.found and [c.argv[0] for c in slower.calls] == ["survey", "scout", "show"]
+    same = plain.attempt(["TMPDIR"], location, Path("."), run)
+    assert same.found and [c.argv[0] for c in same.calls] == ["survey", "scout"]
 
 
 def test_the_agent_reads_no_line_twice() -> None:
@@ -420,7 +415,7 @@ def test_the_agent_reads_no_line_twice() -> None:
         return 0, answers[argv[0]].encode()
 
     elsewhere = Location("shutil.py", 1, 5)
-    agent = AsrchPolicy(["asrch"], sources_first=True, reads_listing=True, skips_rereading=True)
+    agent = AsrchPolicy(["asrch"], sources_first=True, skips_rereading=True)
     agent.attempt(["TMPDIR", "gettempdir"], elsewhere, Path("."), run)
     assert [c[:2] for c in calls[:3]] == [
         ("survey", "--term=TMPDIR"),
@@ -428,6 +423,6 @@ def test_the_agent_reads_no_line_twice() -> None:
         ("scout", "gettempdir"),
     ]
     calls.clear()
-    rereading = AsrchPolicy(["asrch"], sources_first=True, reads_listing=True)
+    rereading = AsrchPolicy(["asrch"], sources_first=True)
     rereading.attempt(["TMPDIR", "gettempdir"], elsewhere, Path("."), run)
     assert calls[2] == ("show", "--line", "160", "TMPDIR", "tempfile.py")

@@ -87,7 +87,7 @@ def test_a_name_that_is_not_utf8_is_shown_as_the_text_shows_it(tmp_path: Path) -
     assert answer["top_files"] == [{"path": "caf\\xe9 \x1b.py", "matches": 2}]
     assert "\x1b" not in run.out, "JSON escapes control characters"
     text = asrch("scout", "connect", ".", cwd=tmp_path)
-    assert '  "caf\\xe9 \\u001b.py",2\n' in text.out
+    assert '\n"caf\\xe9 \\u001b.py"\n1:connect\n' in text.out
 
 
 def test_sample_and_show_files_with_hostile_lines(tmp_path: Path) -> None:

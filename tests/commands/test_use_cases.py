@@ -52,32 +52,24 @@ def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
     assert report.top_files == (Ranked("net/pool.py", 2), Ranked("net/http.py", 1))
     assert report.top_directories == (Ranked("net", 3),)
     assert report.notices == ()
-    # 3 lines: listed by file in path order (D32), and the step is show --line at the
-    # first listed match of the top source file.
+    # 3 lines: listed by file in path order (D32), and no step: the agent has them (D44).
     assert [(f.path, [ln.number for ln in f.lines]) for f in report.listed] == [
         ("src/net/http.py", [1]),
         ("src/net/pool.py", [1, 3]),
     ]
-    assert COMMAND_LINE.argv(report.next_step) == (
-        "asrch",
-        "show",
-        "--line",
-        "1",
-        "connect",
-        "src/net/pool.py",
-    )
+    assert not report.next_step
     # The path checked once, one count under it with the scan cap, no type list read;
     # then the listed files read in one search.
     assert engine.calls[:2] == [("inspect", "src"), ("count", "connect", "src")]
     assert engine.called("matching_lines") == [
-        ("matching_lines", "connect", ("src/net/http.py", "src/net/pool.py"), 10)
+        ("matching_lines", "connect", ("src/net/http.py", "src/net/pool.py"), 20)
     ]
     assert engine.called("scan") == []
 
 
-def test_scout_past_10_lines_lists_nothing_and_steps_to_sample() -> None:
-    eleven = Tally(files=(FileCount("src/net/pool.py", 11),))
-    engine = FakeSearcher(files=TREE, tallies={("connect", "src"): eleven})
+def test_scout_past_20_lines_lists_nothing_and_steps_to_sample() -> None:
+    many = Tally(files=(FileCount("src/net/pool.py", 21),))
+    engine = FakeSearcher(files=TREE, tallies={("connect", "src"): many})
     report = run_scout(engine, "connect", "src", FIXED)
     assert report.listed == ()
     assert COMMAND_LINE.argv(report.next_step) == ("asrch", "sample", "connect", "src/net/pool.py")
@@ -86,17 +78,29 @@ def test_scout_past_10_lines_lists_nothing_and_steps_to_sample() -> None:
 
 def test_scout_of_a_named_file_steps_to_that_file() -> None:
     engine = FakeSearcher(files=TREE)
+    many = Tally(files=(FileCount("docs/guide.md", 21),))
+    engine = FakeSearcher(files=TREE, tallies={("connect", "docs/guide.md"): many})
     report = run_scout(engine, "connect", "docs/guide.md", SearchOptions(mode=Mode.WORD))
-    assert report.matches == 3
+    assert report.matches == 21
     assert COMMAND_LINE.argv(report.next_step) == (
         "asrch",
-        "show",
+        "sample",
         "--word",
-        "--line",
-        "1",
         "connect",
         "docs/guide.md",
     )
+
+
+def test_scout_lists_no_more_than_2000_bytes() -> None:
+    """D44: 20 lines of 120 bytes are within the count but not the bytes: not listed,
+    and the step is sample; 20 lines of 60 bytes are listed, and no step follows."""
+    for width, listed in ((120, False), (60, True)):
+        body = "".join(f"connect {'x' * (width - 8)}\n" for _ in range(20))
+        engine = FakeSearcher(files={"long.py": body})
+        report = run_scout(engine, "connect", ".", FIXED)
+        assert report.matches == 20
+        assert bool(report.listed) is listed, width
+        assert (not report.next_step) is listed, width
 
 
 def test_scout_with_no_match_says_so_and_suggests_nothing() -> None:

@@ -14,7 +14,7 @@ _LIST = re.compile(r"^([a-z_]+)\[(\d+)\]:$")
 _ITEM = re.compile(r"^  - ([a-z_]+): (.*)$")
 _FIELD = re.compile(r"^  ([a-z_]+): (.*)$")
 _LIST_FIELD = re.compile(r"^  ([a-z_]+)\[(\d+)\]: (.*)$")
-_HEADER = re.compile(r"^== (.*) (\d+)-(\d+) \((\d+) hits?, cluster (\d+)/(\d+)\) ==$")
+_HEADER = re.compile(r"^== (\d+)-(\d+) \((\d+) hits?, cluster (\d+)/(\d+)\) ==$")
 _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
 _ELIDED = re.compile(r"-- [0-9]+ lines --")
 _SCOPE = re.compile(r"^(\d+)=(.*)$")
@@ -91,7 +91,6 @@ class Line:
 
 @dataclass
 class Cluster:
-    path: str
     start: int
     end: int
     hits: int
@@ -157,9 +156,8 @@ def read(text: str) -> Answer:
         elif m := _FIELD.match(line):
             answer.fields[m.group(1)] = decode(m.group(2))
         elif m := _HEADER.match(line):
-            path, *numbers = m.groups()
-            start, end, hits, index, of = map(int, numbers)
-            answer.clusters.append(Cluster(path, start, end, hits, index, of, [[]]))
+            start, end, hits, index, of = map(int, m.groups())
+            answer.clusters.append(Cluster(start, end, hits, index, of, [[]]))
             snippets = answer.clusters[-1].snippets
         elif line == "--" or _ELIDED.fullmatch(line):  # `-- K lines --`: show --scope (D46)
             snippets.append([])
@@ -171,7 +169,7 @@ def read(text: str) -> Answer:
             if not snippets:
                 snippets.append([])
             snippets[-1].append(Line(int(m.group(1)), m.group(2) == ":", m.group(3)))
-        elif answer.block == "scout" and answer.tables and not line.startswith(" "):
+        elif answer.block == "scout" and not line.startswith(" "):
             answer.listed.append((decode(line), []))  # a listed file's path (D32)
         else:
             raise ValueError(f"not a line of a text answer: {line!r}")

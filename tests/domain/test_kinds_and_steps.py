@@ -193,7 +193,7 @@ def test_a_listed_path_never_reads_as_a_numbered_line() -> None:
 def test_a_capped_scan_is_never_listed() -> None:
     from asrch.domain.scout import lists
 
-    assert lists(Tally(files=(FileCount("a", 10),)))
-    assert not lists(Tally(files=(FileCount("a", 11),)))
+    assert lists(Tally(files=(FileCount("a", 20),)))
+    assert not lists(Tally(files=(FileCount("a", 21),)))
     assert not lists(Tally(files=(FileCount("a", 5),), capped=True))
     assert not lists(Tally())

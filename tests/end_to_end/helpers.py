@@ -3,6 +3,7 @@
 Every subprocess call has a timeout: a hang fails the test instead of the suite.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -11,9 +12,10 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from asrch.cli.help import APP_HELP, COMMAND_HELP
-from tests.support.cli import Result, always_cold, run_asrch
+from tests.support.cli import Result, again, always_cold, run_asrch
 
 ASRCH = [sys.executable, "-m", "asrch"]
 TIMEOUT = 60.0
@@ -194,6 +196,38 @@ def table(out: str, header: str, indent: str = "  ") -> list[list[str]]:
             break
         rows.append(decode_row(line[len(indent) :]))
     return rows
+
+
+def as_json(run: Result) -> dict[str, Any]:
+    """The same run's JSON answer (D27): every field, those the text does not repeat
+    (D42) and the tables it leaves out included."""
+    rerun = again(run, b"--format", b"json")
+    assert rerun.status == run.status, f"{rerun}\n{run}"
+    answer: dict[str, Any] = json.loads(rerun.out)
+    return answer
+
+
+def ranked(run: Result, name: str) -> list[list[str]]:
+    """`top_files` or `top_directories` of a scout as the text's rows would read: the
+    JSON's, which holds them whether or not the text prints the table (D42)."""
+    return [[unjson(r["path"]), str(r["matches"])] for r in as_json(run)[name]]
+
+
+def unjson(value: str) -> str:
+    """A JSON path or term back to the name: `\\xNN` an undecodable byte, `\\\\` a `\\`."""
+    return re.sub(
+        r"\\\\|\\x([0-9a-f]{2})",
+        lambda m: "\\" if m[1] is None else chr(0xDC00 + int(m[1], 16)),
+        value,
+    )
+
+
+def overall(out: str) -> list[list[str]]:
+    """survey's per-term rows, `[term, matches, files, ...]`: `overall`, or with 1 path
+    the one table `terms` (D42)."""
+    if "\noverall[" in "\n" + out:
+        return table(out, "overall[term,matches,files,dominant_path]:")
+    return table(out, "terms[term,matches,files,top_file]:")
 
 
 def survey_by_path(out: str) -> list[tuple[str, list[list[str]]]]:

@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.exclusions import EXCLUDED_FILES
-from tests.end_to_end.helpers import asrch, check_invariants, field, notes, table
+from tests.end_to_end.helpers import (
+    as_json,
+    asrch,
+    check_invariants,
+    field,
+    notes,
+    overall,
+    ranked,
+)
 from tests.end_to_end.test_tree import _unprivileged
 
 
@@ -36,7 +44,7 @@ def test_user_git_configuration_does_not_change_counts(tmp_path: Path) -> None:
         run = asrch("scout", "needle", cwd=tree, env={**env, **variant})
         check_invariants(run, frozenset({0}))
         assert field(run.out, "matches") == "3", str(run)
-        assert sorted(table(run.out, "top_files[path,matches]:")) == [
+        assert sorted(ranked(run, "top_files")) == [
             ["notes.txt", "1"],
             ["src/a.py", "2"],
         ]
@@ -77,8 +85,8 @@ def test_a_directory_named_like_an_excluded_file_pattern_is_walked(
     survey = asrch("survey", "--term=needle", "--term=other", cwd=tmp_path)
     check_invariants(scout, frozenset({0}))
     check_invariants(survey, frozenset({0}))
-    assert table(scout.out, "top_files[path,matches]:") == [[f"{name}/deep/page.txt", "1"]]
-    assert "  needle,1,1,.\n" in survey.out, str(survey)
+    assert ranked(scout, "top_files") == [[f"{name}/deep/page.txt", "1"]]
+    assert f"  needle,1,1,{name}/deep/page.txt\n" in survey.out, str(survey)
 
 
 def _rg_files(cwd: Path, glob: str, target: str) -> set[str]:
@@ -115,13 +123,13 @@ def test_globs_on_an_absolute_path_keep_what_rg_keeps(
     kept = _rg_files(cwd[where], glob, target)
     run = asrch("scout", "needle", target, f"--glob={glob}", cwd=cwd[where])
     check_invariants(run, frozenset({0}))
-    rows = table(run.out, "top_files[path,matches]:")
+    rows = ranked(run, "top_files")
     assert {os.path.join(target, row[0]) for row in rows} == kept, str(run)
     assert field(run.out, "files") == str(len(kept))
 
 
 def _overall(out: str) -> dict[str, int]:
-    return {row[0]: int(row[1]) for row in table(out, "overall[term,matches,files,dominant_path]:")}
+    return {row[0]: int(row[1]) for row in overall(out)}
 
 
 @pytest.mark.parametrize(
@@ -142,7 +150,8 @@ def test_survey_counts_no_binary_file_and_no_warning_of_rgs(tmp_path: Path, name
     for term in terms:
         scout = asrch("scout", term, "d", cwd=tmp_path)
         assert _overall(survey.out)[term] == int(field(scout.out, "matches")), str(survey)
-    assert [n for n in notes(survey.out) if "binary" in n], str(survey)
+    # D45: the count is JSON's, the text says it only on a zero answer.
+    assert [n for n in as_json(survey)["notices"] if n["kind"] == "binary"], str(survey)
 
 
 _RNG = random.Random(20)

@@ -2,8 +2,8 @@
 
 Names are made as bytes (`os.fsencode` round-trips them), each file inside a
 directory of a hostile name too, so that both `top_directories` and `top_files`
-carry them. Groups of five files hold 1..5 matching lines, so every file has a row
-and the order of the rows is known.
+carry them. Groups of five files hold 10..14 matching lines (21 or more in all: more than a
+scout lists, D44), so every file has a row and the order of the rows is known.
 """
 
 import os
@@ -23,6 +23,8 @@ from tests.end_to_end.helpers import (
     check_invariants,
     decode_row,
     field,
+    overall,
+    ranked,
     survey_by_path,
     table,
 )
@@ -76,15 +78,15 @@ def _text(value: str) -> bytes:
 
 
 def _make_group(root: Path, names: tuple[bytes, ...]) -> list[tuple[bytes, bytes, int]]:
-    """(directory, file, matching lines) per name; file i holds i + 1 matching lines."""
+    """(directory, file, matching lines) per name; file i holds i + 10 matching lines."""
     made = []
     base = os.fsencode(root)
     for i, name in enumerate(names):
         folder = os.path.join(base, _dir_of(name))
         os.mkdir(folder)
         with open(os.path.join(folder, name), "wb") as handle:
-            handle.write((TERM + b" here\n") * (i + 1) + b"filler\n")
-        made.append((_dir_of(name), name, i + 1))
+            handle.write((TERM + b" here\n") * (i + 10) + b"filler\n")
+        made.append((_dir_of(name), name, i + 10))
     return made
 
 
@@ -145,8 +147,8 @@ def test_scout_rows_decode_to_the_names(tmp_path: Path, names: tuple[bytes, ...]
     total = sum(m[2] for m in made)
     kinds = len({kind_of(os.fsdecode(m[0] + b"/" + m[1])) for m in made})
     listed = len(names) + total if total <= SCOUT_LIST_MAX else 0  # D32: paths and lines
-    # The header without mode and case (D33), the two tables, the kinds table.
-    assert len(lines) == 7 + 2 * len(names) + (kinds + 1 if kinds > 1 else 0) + listed
+    # The header of counts only (D42), the two tables, the kinds table.
+    assert len(lines) == 5 + 2 * len(names) + (kinds + 1 if kinds > 1 else 0) + listed
     for (folder, name, n), dir_row, file_row in zip(expected, directories, files, strict=True):
         assert dir_row == [os.fsdecode(folder), str(n)]
         assert _text(dir_row[0]) == folder
@@ -175,49 +177,43 @@ def test_survey_paths_and_top_files_decode(tmp_path: Path, names: tuple[bytes, .
         term, matches, files, top_file = rows[0]
         assert (term, matches, files) == ("needle", str(n), "1")
         assert _text(top_file) == name
-    (overall,) = table(by_folder, "overall[term,matches,files,dominant_path]:")
-    assert overall[:3] == ["needle", str(sum(m[2] for m in made)), str(len(made))]
-    assert _text(overall[3]) == made[-1][0]
-    ((_, whole_rows),) = survey_by_path(whole)
-    assert _text(whole_rows[0][3]) == made[-1][0] + b"/" + made[-1][1]
+    (total,) = overall(by_folder)
+    assert total[:3] == ["needle", str(sum(m[2] for m in made)), str(len(made))]
+    assert _text(total[3]) == made[-1][0]
+    # 1 path: its 1 table holds the top file (D42).
+    (whole_row,) = overall(whole)
+    assert _text(whole_row[3]) == made[-1][0] + b"/" + made[-1][1]
 
 
 def _check_scout(run: Result, path: bytes, n: int) -> None:
-    # As typed: the path field; the single file row is the file's name (issue 32).
-    assert _text(field(run.out, "path")) == path
-    lines = _split_next(run.out, path)
-    # The top_files row, then (n <= 10: D32) the listed file's path and its n lines.
-    listed = n if n <= SCOUT_LIST_MAX else -1
-    row = decode_row(lines[-listed - 2].strip())
-    assert [_text(v) for v in row] == [os.path.basename(path), str(n).encode()]
-    if listed > 0:
-        assert _text(decode_row(lines[-listed - 1])[0]) == path
-        assert lines[-listed:] == [f"{k}:needle here" for k in range(1, n + 1)]
+    # A file of at most 20 matching lines: listed (D44), its path line then its lines,
+    # with no table and no next step; nothing the agent typed is repeated (D42).
+    lines = run.out.splitlines()
+    assert n <= SCOUT_LIST_MAX
+    assert lines[:3] == ["scout:", f"  matches: {n}", "  files: 1"], run.out
+    assert _text(decode_row(lines[3])[0]) == path
+    assert lines[4:] == [f"{k}:needle here" for k in range(1, n + 1)]
 
 
 def _check_sample(run: Result, path: bytes, n: int) -> None:
-    assert _text(field(run.out, "file")) == path
     headers = [ln for ln in run.out.splitlines() if ln.startswith("== ")]
     hits = "1 hit" if n == 1 else f"{n} hits"
-    assert len(headers) == 1, run.out
-    assert headers[0].endswith(f" 1-{n} ({hits}, cluster 1/1) ==")
-    # The summary (6 lines: no mode or case, D33), the header, the first and last match
-    # with a line around.
-    body = _split_next(run.out, path)[7:]
+    assert headers == [f"== 1-{n} ({hits}, cluster 1/1) =="], run.out
+    # The summary (2 lines: no file, no page of 1, D42), the header, the first and last
+    # match with a line around.
+    body = _split_next(run.out, path)[3:]
     assert body[0] == "1:needle here"
     assert body[-1] == f"{n + 1}-filler"
 
 
 def _check_show(run: Result, path: bytes, n: int) -> None:
-    assert _text(field(run.out, "file")) == path
-    assert run.out.splitlines()[4:] == [  # `show:`, query, file, matches (D33)
+    assert run.out.splitlines()[2:] == [  # `show:`, matches (D42)
         *(f"{k}:needle here" for k in range(1, n + 1)),
         f"{n + 1}-filler",
     ]
 
 
 def _check_line(run: Result, path: bytes, n: int) -> None:
-    assert _text(field(run.out, "file")) == path
     assert field(run.out, "last_line") == str(n + 1)
     assert "1:needle here" in run.out.splitlines()
 
@@ -256,10 +252,9 @@ def test_leading_dash_names_are_never_options(tmp_path: Path) -> None:
         (tmp_path / os.fsdecode(name)).write_bytes(b"needle\n")
     run = asrch("scout", "--", TERM, ".", cwd=tmp_path)
     check_invariants(run, frozenset({0}))
-    rows = table(run.out, "top_files[path,matches]:")
+    rows = ranked(run, "top_files")
     assert sorted(_text(r[0]) for r in rows) == sorted([b"--files", b"--pre=sh", b"-e"])
     for name in (b"--files", b"-e"):
         run = asrch("show", "--", TERM, name, cwd=tmp_path)
         check_invariants(run, frozenset({0}))
-        assert _text(field(run.out, "file")) == name
         assert run.out.splitlines()[-1] == "1:needle"

@@ -22,7 +22,14 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
-from tests.end_to_end.helpers import asrch, asrch_many, check_invariants, field, table
+from tests.end_to_end.helpers import (
+    asrch,
+    asrch_many,
+    check_invariants,
+    field,
+    overall,
+    ranked,
+)
 
 CAP = 50_000
 
@@ -110,8 +117,8 @@ def check_against_oracle(root: Path, terms: list[str], *, top_files: bool = True
     for run in runs:
         check_invariants(run, frozenset({0}))
     *scouts, survey = runs
-    overall = table(survey.out, "overall[term,matches,files,dominant_path]:")
-    for term, scout, row in zip(terms, scouts, overall, strict=True):
+    totals = overall(survey.out)
+    for term, scout, row in zip(terms, scouts, totals, strict=True):
         exp = want[term]
         assert field(scout.out, "matches") == _shown(exp.matches, exp.capped), term
         assert field(scout.out, "files") == _shown(exp.files, exp.capped), term
@@ -121,9 +128,9 @@ def check_against_oracle(root: Path, terms: list[str], *, top_files: bool = True
             _shown(exp.files, exp.capped, survey=True),
         ]
         if top_files and not exp.capped:
-            ranked = sorted(exp.per_file.items(), key=lambda item: (-item[1], item[0]))
-            rows = table(scout.out, "top_files[path,matches]:")
-            assert [[os.fsencode(p), int(n)] for p, n in rows] == [[p, n] for p, n in ranked[:5]], (
+            best = sorted(exp.per_file.items(), key=lambda item: (-item[1], item[0]))
+            rows = ranked(scout, "top_files")
+            assert [[os.fsencode(p), int(n)] for p, n in rows] == [[p, n] for p, n in best[:5]], (
                 term
             )
 
@@ -227,5 +234,5 @@ def test_survey_with_the_oracle_on_several_paths(tmp_path: Path) -> None:
     run = asrch("survey", "--term=needle", "--", *paths, cwd=tmp_path)
     check_invariants(run, frozenset({0}))
     total = sum(oracle(tmp_path / p, ["needle"])["needle"].matches for p in paths)
-    (row,) = table(run.out, "overall[term,matches,files,dominant_path]:")
+    (row,) = overall(run.out)
     assert row[1] == str(total)

@@ -23,7 +23,7 @@ from tests.end_to_end.helpers import (
     check_invariants,
     field,
     notes,
-    table,
+    ranked,
 )
 
 NOBODY = 65534
@@ -74,7 +74,7 @@ def test_links_fifos_sockets_devices_are_never_followed_or_opened(tmp_path: Path
     scout, survey = runs
     assert field(scout.out, "matches") == "2"
     assert field(scout.out, "files") == "2"
-    assert table(scout.out, "top_files[path,matches]:") == [
+    assert ranked(scout, "top_files") == [
         ["d/sub/real.txt", "1"],
         ["top.txt", "1"],
     ]
@@ -171,8 +171,8 @@ def test_unreadable_entries_are_counted_as_skipped(shared_dir: Path) -> None:
         check_invariants(run, frozenset({0}))
         assert SKIPPED_2 in notes(run.out), str(run)
     assert field(scout.out, "matches") == "1"
-    assert table(scout.out, "top_files[path,matches]:") == [["ok.txt", "1"]]
-    assert "  needle,1,1,.\n" in survey.out
+    assert scout.out.splitlines()[3:5] == ["ok.txt", "1:needle"], str(scout)  # listed (D44)
+    assert "  needle,1,1,ok.txt\n" in survey.out
 
 
 def test_unreadable_paths_named_explicitly_are_input_errors(shared_dir: Path) -> None:
@@ -222,9 +222,9 @@ def test_two_hundred_levels_deep(tmp_path: Path) -> None:
     for run in runs:
         check_invariants(run, frozenset({0}))
     scout, show = runs
-    assert table(scout.out, "top_directories[path,matches]:") == [[want, "1"]]
-    assert table(scout.out, "top_files[path,matches]:") == [[f"{want}/leaf.txt", "1"]]
-    assert field(show.out, "file") == f"{want}/leaf.txt"
+    assert ranked(scout, "top_directories") == [[want, "1"]]
+    assert ranked(scout, "top_files") == [[f"{want}/leaf.txt", "1"]]
+    assert show.out.splitlines()[1:] == ["  window: 1-1", "  last_line: 1", "1:needle"]
 
 
 def test_a_path_longer_than_a_line_is_cut_and_marked(tmp_path: Path) -> None:
@@ -233,7 +233,8 @@ def test_a_path_longer_than_a_line_is_cut_and_marked(tmp_path: Path) -> None:
     run = asrch("scout", "needle", ".", cwd=tmp_path)
     check_invariants(run, frozenset({0}))
     assert field(run.out, "files") == "1"
-    row = next(ln for ln in run.out.splitlines() if ln.startswith("  level000/"))
+    # Listed (D44): the file's path on a line of its own, cut at the line cap.
+    row = next(ln for ln in run.out.splitlines() if ln.startswith("level000/"))
     assert len(row.encode()) <= LINE_CAP
     assert row.endswith(" bytes]")
     assert "/".join(parts).startswith(row.split("…")[0].strip())

@@ -154,8 +154,8 @@ def test_a_mistaken_call_is_refused_in_the_tools_words(corpus: Path) -> None:
     [
         (
             "scout",
-            {"query": "connect", "type": "py"},
-            ["scout", "--type", "py", "connect"],
+            {"query": "connect", "type": ["py", "md"]},
+            ["scout", "--type", "py", "--type", "md", "connect"],
         ),
         (
             "sample",

@@ -55,6 +55,9 @@ class Result(NamedTuple):
     stderr: bytes
     status: int
     argv: tuple[bytes, ...] = ()
+    cwd: str = ""
+    """Where it ran, and in which environment: `again` runs the same words there."""
+    environ: Mapping[str, str] | None = None
 
     @property
     def out(self) -> str:
@@ -109,7 +112,13 @@ def _subprocess(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
         timeout=timeout,
         check=False,
     )
-    return Result(done.stdout, done.stderr, done.returncode, tuple(words))
+    return Result(done.stdout, done.stderr, done.returncode, tuple(words), cwd, environ)
+
+
+def again(run: Result, *extra: bytes) -> Result:
+    """The same run with `extra` words after the command's name (`--format json`)."""
+    words = [run.argv[0], *extra, *run.argv[1:]]
+    return run_asrch(words, cwd=run.cwd or None, environ=run.environ)
 
 
 # --- in-process ------------------------------------------------------------------------
@@ -144,7 +153,7 @@ def _in_process(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
         raise subprocess.TimeoutExpired(["asrch", *argv], timeout)
     stdout.flush()
     stderr.flush()
-    return Result(out.getvalue(), err.getvalue(), status & 0xFF, tuple(words))
+    return Result(out.getvalue(), err.getvalue(), status & 0xFF, tuple(words), cwd, environ)
 
 
 def _stream(buffer: io.BytesIO) -> io.TextIOWrapper:

@@ -57,6 +57,8 @@ class FakeSearcher:
     scope_reader: Scopes = NO_SCOPES
     refused: Mapping[str, str] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
+    census: bool = True
+    """The fake counts no binary file: its answers are the same either way."""
 
     def called(self, method: str) -> list[Call]:
         """The recorded calls of one method, in order."""

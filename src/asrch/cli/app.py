@@ -129,8 +129,12 @@ def _run(
     command: Command[Any], values: dict[str, Any], searcher: Searcher, streams: Streams
 ) -> int:
     one_mode(command, values)
+    as_json = values.get("format") == "json"
+    # D45: rg's binary census only where it is printed: JSON always; text only on a
+    # zero answer, whose use case asks for it.
+    searcher.census = as_json
     report = run(command, searcher, values)
-    emit(report, command.render, as_json=values.get("format") == "json", to=streams.stdout)
+    emit(report, command.render, as_json=as_json, to=streams.stdout)
     refused = command.refused_status and bool(getattr(report, "refused", False))
     return ExitStatus.REFUSED if refused else ExitStatus.OK
 

@@ -6,8 +6,10 @@ examples. Together under 4 KB: an agent reads them once (issue 25).
 """
 
 from typing import Any
+import textwrap
 
 from asrch.commands.table import COMMANDS, COMMON, SCOUT, Argument, Command
+from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 
 
 def spelled(argument: Argument) -> str:
@@ -65,6 +67,16 @@ def command_help(command: Command[Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _not_searched() -> list[str]:
+    """What a directory search skips (D13, D45): the list a zero answer points to (D43)."""
+    names = " ".join((*EXCLUDED_DIRS, *EXCLUDED_FILES))
+    said = (
+        f"Not searched under a directory: ignored, hidden and binary files, and {names}; "
+        "name one as the path to search it."
+    )
+    return textwrap.wrap(said, 76)
+
+
 def _app_help() -> str:
     shared = tuple(a for a in SCOUT.options if a.name in SHARED)
     # Each command with its grammar: an agent that reads this help alone can call it.
@@ -77,9 +89,9 @@ def _app_help() -> str:
         "",
         "Narrowing search for coding agents, on ripgrep; counts are matching lines.",
         "survey -> scout -> sample -> show --line; an answer with a next step ends",
-        "with it as `next: asrch ...`, ready to paste.",
-        "Binary files: searched only if named.",
-        "Lines: N:match, N-context, N=enclosing definition.",
+        "with it as `next: asrch ...`, ready to paste. Answers do not repeat what",
+        "was typed. Lines: N:match, N-context, N=enclosing definition.",
+        *_not_searched(),
         "",
         "commands:",
         *commands,

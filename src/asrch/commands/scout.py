@@ -8,7 +8,14 @@ from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
 from asrch.domain.ports import PathKind, Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
 from asrch.domain.sample import with_scope
-from asrch.domain.scout import ListedFile, ScoutReport, build_scout_report, listed_path, lists
+from asrch.domain.scout import (
+    ListedFile,
+    ScoutReport,
+    build_scout_report,
+    fits,
+    listed_path,
+    lists,
+)
 
 
 def run_scout(
@@ -44,9 +51,10 @@ def _listed(
     *,
     directory: bool,
 ) -> tuple[ListedFile, ...]:
-    """D32: a small answer's matching lines, by file in path order, with their scopes.
-    At most 10 lines, so at most 10 files: one search reads them all (an rg start per
-    file cost more than the search, issue 23)."""
+    """D32/D44: a small answer's matching lines, by file in path order, with their
+    scopes; none when their text would not fit 2,000 bytes. At most 20 lines, so at
+    most 20 files: one search reads them all (an rg start per file cost more than the
+    search, issue 23)."""
     if not lists(tally):
         return ()
     found = scopes or searcher.scopes()
@@ -61,4 +69,5 @@ def _listed(
         around = found.of(file.path, matches)
         lines = tuple(with_scope(line, around) for line in matches)
         listed.append(ListedFile(listed_path(file.path, path, directory=directory), lines))
-    return tuple(sorted(listed, key=lambda f: f.path))
+    ordered = tuple(sorted(listed, key=lambda f: f.path))
+    return ordered if fits(ordered) else ()

@@ -420,8 +420,6 @@ SURVEY: "Command[SurveyReport]" = Command(
         "asrch survey --identifier --term id --term idx src",
         "asrch survey --term=-e .      (a term starting with -)",
         "asrch survey -i --term rollover --term should_rollover .",
-        "asrch survey --type c --term autocrlf --term safecrlf .",
-        "asrch survey --glob '!t/**' --term autocrlf --term safecrlf .",
     ),
     "Start here: compare candidate terms across paths in one call (matching lines, files "
     "and the dominant path per term; no match bodies). Then scout the most selective "
@@ -434,7 +432,8 @@ SCOUT: "Command[ScoutReport]" = Command(
     "scout",
     "one term: counts, top 5 dirs and files",
     "Count the lines matching QUERY under PATH (default .): the top 5 directories\n"
-    "and files, paths relative to PATH; stops at 50000 lines (`at least`).",
+    "and files, relative to PATH; at most 20 lines: those lines instead, with their\n"
+    "files. Stops at 50000 lines (`at least`).",
     (
         QUERY,
         _positional(
@@ -453,8 +452,6 @@ SCOUT: "Command[ScoutReport]" = Command(
         "asrch scout --identifier id .",
         "asrch scout -- --files      (a term starting with -)",
         "asrch scout -i rollover src",
-        "asrch scout --type c autocrlf .",
-        "asrch scout --glob '!t/**' autocrlf .",
     ),
     "Count one term under one path: matching lines, files, the top 5 directories and "
     "files. Narrow path while the count is broad, then sample a top file.",
@@ -493,8 +490,6 @@ SAMPLE: "Command[SampleReport]" = Command(
         "asrch sample --identifier retry src/util/retry.py --page 2",
         "asrch sample hit samples/clusters.txt --clusters 5",
         "asrch sample -i retry src/util/retry.py",
-        "asrch sample --type py connect src/net/client.py",
-        "asrch sample --glob '*.py' connect src/net/client.py",
     ),
     "One term's matches in one file, grouped into clusters of nearby lines (range, hits, "
     "first and last match), a page at a time. Then show a cluster's line.",

@@ -23,8 +23,11 @@ MAX_PATHS = 8
 DOMINANCE_SHARE = 0.8
 """A survey term holding at least this share of all matching lines dominates (D15)."""
 
-SCOUT_LIST_MAX = 10
-"""A scout with an exact count of at most this many matching lines lists them (D32)."""
+SCOUT_LIST_MAX = 20
+"""A scout with an exact count of at most this many matching lines lists them (D32, D44)."""
+
+SCOUT_LIST_BYTES = 2_000
+"""...when the listed text (paths, scope lines, matching lines) fits in this many bytes (D44)."""
 
 SHOW_MAX_MATCHES = 20
 SHOW_CONTEXT_MAX = 5

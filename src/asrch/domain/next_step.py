@@ -10,10 +10,11 @@ The rules (spec/next_step*.md):
   matching lines, then fewest files, then by_path's order); when every pair that matched
   is a lower bound, the most selective term in its dominant path (D36);
 - scout: `sample` the top file of `source`, else `test`, else `docs` (D35); a scout that
-  lists its lines, `show` at the line of that file's first listed match (D32);
+  lists its lines, none (D44);
 - sample: `show` at the line of the first match of the page's first cluster; past the last
   page, the last page;
-- show: a refused show, `sample` the file; otherwise none.
+- show: a refused show, `sample` the file; otherwise none (it printed every match, or
+  the window asked for).
 """
 
 from collections.abc import Sequence
@@ -97,16 +98,12 @@ def survey_step(
     return step("scout", [("query", query.term), ("path", dominant), *carried(query)])
 
 
-def scout_step(
-    query: Query, target: str, top_file: str | None, *, directory: bool, line: int | None = None
-) -> NextStep:
-    """`top_file`: the file D35 picks (relative to `target`); `line`: its first listed
-    match when the scout listed its lines (D32), then the step is `show` at that line."""
+def scout_step(query: Query, target: str, top_file: str | None, *, directory: bool) -> NextStep:
+    """`top_file`: the file D35 picks (relative to `target`). A scout that listed its
+    lines gets no step at all (D44): the caller does not ask."""
     if top_file is None:
         return NO_STEP
     file = joined(target, top_file) if directory else target
-    if line is not None:
-        return step("show", [*_file(query, file), *carried(query), ("line", line)])
     return step("sample", [*_file(query, file), *carried(query)])
 
 

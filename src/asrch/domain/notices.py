@@ -88,12 +88,17 @@ class BinaryNotice(NamedTuple):
 
 
 class NoMatchNotice(NamedTuple):
+    """D43's zero note when nothing near was found: no matches, and where the exclusions
+    are listed (`--help`), not the list."""
+
     directory: bool
     """A directory was searched, so the walk's rules can have hidden the matches: hidden
     and ignored files, binary files, the default exclusions. A file named as the path
     is searched whole, as rg does, and none of them applies to it."""
     filtered: bool = False
     """`--type` / `--glob` were in force: only the files they keep were searched."""
+    binary: int = 0
+    """The binary files the walk met and did not search (D45: said only here)."""
     kind: Literal["no_match"] = "no_match"
 
 
@@ -233,7 +238,9 @@ def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) 
     if tally.binary:
         notices.append(BinaryNotice(files=tally.binary, capped=tally.capped))
     if not tally.files:
-        notices.append(NoMatchNotice(directory=directory, filtered=query.filters.active))
+        notices.append(
+            NoMatchNotice(directory=directory, filtered=query.filters.active, binary=tally.binary)
+        )
     return notices
 
 

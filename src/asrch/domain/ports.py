@@ -78,6 +78,10 @@ class Types(Protocol):
 class Counts(Protocol):
     """Matching lines per file: survey's and scout's numbers."""
 
+    census: bool
+    """Every count also counts the binary files met (D45: an answer that carries them
+    always, JSON); otherwise only a count asked with `census=True` does."""
+
     def count(self, query: Query, target: str, *, cap: int) -> Tally:
         """Matching lines per file under `target`, in path order, stopped at `cap`."""
         ...

@@ -4,7 +4,6 @@ by reference (`asrch.domain.words`) for the surface to spell (D49)."""
 from collections.abc import Sequence
 
 from asrch.domain.boundaries import word_part
-from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.limits import SCOPE_MAX_BYTES, SHOW_MAX_MATCHES
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
@@ -170,17 +169,15 @@ def notice_text(notice: Notice) -> str:
             return f"{at_least}{notice.files} binary {_files_word(notice.files)} skipped"
         case NoMatchNotice(directory=True):
             among = f" in the files {arg('type')} / {arg('glob')} keep" if notice.filtered else ""
-            return (
-                f"no matches{among}; not searched: ignored and binary files, hidden ones no "
-                "ignore file re-includes, "
-                + ", ".join(EXCLUDED_DIRS + EXCLUDED_FILES)
-                + "; name one as the path to search it"
+            skipped = (
+                f"{notice.binary} binary {_files_word(notice.binary)}, and ignored, hidden "
+                "and excluded ones"
+                if notice.binary
+                else "ignored, hidden and excluded files"
             )
+            return f"no matches{among}; not searched: {skipped} (asrch --help lists them)"
         case NoMatchNotice():
-            return (
-                "no matches; a file named as the path is searched whole (no exclusion, "
-                "ignore rule or binary check applies to it); check the term and the mode"
-            )
+            return "no matches in the whole file; check the term and the mode"
         case DominanceNotice():
             return (
                 f"{quote(notice.term)} holds {notice.percent}% of all matching lines and "
@@ -238,3 +235,13 @@ def notes(notices: Sequence[Notice], spelling: Spelling) -> list[tuple[str, str]
 
 def notice_lines(notices: Sequence[Notice], spelling: Spelling) -> list[str]:
     return [f"note: {message}" for _, message in notes(notices, spelling)]
+
+
+def in_text(notices: Sequence[Notice]) -> list[Notice]:
+    """The notices a text answer prints: the binary count only inside the zero note
+    (D45); JSON carries every notice."""
+    return [n for n in notices if not isinstance(n, BinaryNotice)]
+
+
+def text_notice_lines(notices: Sequence[Notice], spelling: Spelling) -> list[str]:
+    return notice_lines(in_text(notices), spelling)

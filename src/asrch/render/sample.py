@@ -2,10 +2,9 @@
 
 from asrch.domain.sample import SampleReport
 from asrch.domain.words import Spelling
-from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
-from asrch.render.notices import notice_lines
-from asrch.render.snippets import Trail, shown_path, snippet_lines
+from asrch.render.notices import text_notice_lines
+from asrch.render.snippets import Trail, snippet_lines
 from asrch.render.toon import Scalar, block, count
 
 
@@ -14,30 +13,24 @@ def _hits(n: int) -> str:
 
 
 def render_sample(report: SampleReport, spelling: Spelling) -> str:
-    fields: list[tuple[str, Scalar]] = [
-        ("query", report.query.term),
-        *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
-        ("file", report.file),
-        ("matches", count(report.matches, report.capped)),
-    ]
+    """D42: the counts, and the page only when there are more (each cluster header says
+    `cluster I/C`); not the query, file or settings the agent typed."""
+    fields: list[tuple[str, Scalar]] = [("matches", count(report.matches, report.capped))]
     if report.kept < report.matches:
         fields.append(("clustered", report.kept))
-    fields.append(("clusters", report.clusters))
     # Past the last page, the number of pages: `page: 9/3` would read as a page that is.
     if report.page > report.pages:
         fields.append(("pages", report.pages))
-    else:
+    elif report.pages > 1:
         fields.append(("page", f"{report.page}/{report.pages}"))
     lines = block("sample", fields)
-    path = shown_path(report.file)
     trail = Trail()
     for view in report.shown:
         c = view.cluster
         lines.append(
-            f"== {path} {c.first}-{c.last} ({_hits(c.hits)}, "
-            f"cluster {view.number}/{report.clusters}) =="
+            f"== {c.first}-{c.last} ({_hits(c.hits)}, cluster {view.number}/{report.clusters}) =="
         )
         lines += snippet_lines(view.snippets, trail)
-    lines += notice_lines(report.notices, spelling)
+    lines += text_notice_lines(report.notices, spelling)
     lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"

@@ -3,9 +3,8 @@
 from asrch.domain.scout import ListedFile, ScoutReport
 from asrch.domain.text_safety import quote
 from asrch.domain.words import Spelling
-from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
-from asrch.render.notices import notice_lines
+from asrch.render.notices import text_notice_lines
 from asrch.render.snippets import Trail
 from asrch.render.toon import block, count, table
 
@@ -29,25 +28,43 @@ def listing_lines(listed: tuple[ListedFile, ...]) -> list[str]:
     return out
 
 
+def is_the_path(row: str, path: str) -> bool:
+    """A one-file scout's row names the file searched (its name, issue 32): the table
+    would repeat the path typed."""
+    typed = path.rstrip("/")
+    return typed == row or typed.endswith("/" + row)
+
+
+def table_lines(report: ScoutReport) -> list[str]:
+    """The tables that tell the agent something (D42): none beside a listing (it names
+    every file and line), `top_directories` from 2 rows, `top_files` unless its one row
+    is the file searched, `kinds` from 2 kinds; no empty table."""
+    if report.listed:
+        return []
+    lines: list[str] = []
+    if len(report.top_directories) > 1:
+        rows = [(r.path, r.matches) for r in report.top_directories]
+        lines += table("top_directories", ("path", "matches"), rows)
+    files = report.top_files
+    if files and not (len(files) == 1 and is_the_path(files[0].path, report.path)):
+        lines += table("top_files", ("path", "matches"), [(r.path, r.matches) for r in files])
+    if len(report.kinds) > 1:
+        kinds = [(k.kind, k.matches, k.files) for k in report.kinds]
+        lines += table("kinds", ("kind", "matches", "files"), kinds)
+    return lines
+
+
 def render_scout(report: ScoutReport, spelling: Spelling) -> str:
+    """D42: the header holds what was computed, the counts; not what the agent typed."""
     lines = block(
         "scout",
         [
-            ("query", report.query.term),
-            *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
-            ("path", report.path),
             ("matches", count(report.matches, report.capped)),
             ("files", count(report.files, report.capped)),
         ],
     )
-    rows = [(r.path, r.matches) for r in report.top_directories]
-    lines += table("top_directories", ("path", "matches"), rows)
-    rows = [(r.path, r.matches) for r in report.top_files]
-    lines += table("top_files", ("path", "matches"), rows)
-    if len(report.kinds) > 1:
-        kinds = [(k.kind, k.matches, k.files) for k in report.kinds]
-        lines += table("kinds", ("kind", "matches", "files"), kinds)
+    lines += table_lines(report)
     lines += listing_lines(report.listed)
-    lines += notice_lines(report.notices, spelling)
+    lines += text_notice_lines(report.notices, spelling)
     lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"

@@ -1,11 +1,9 @@
 """`show` report to text: a `show:` block, then snippets or the refusal note."""
 
-from asrch.domain.limits import SHOW_CONTEXT_DEFAULT
 from asrch.domain.show import ShowReport
 from asrch.domain.words import Spelling
-from asrch.render.narrowing import narrowing_fields
 from asrch.render.next_step import next_lines
-from asrch.render.notices import notice_lines
+from asrch.render.notices import text_notice_lines
 from asrch.render.snippets import snippet_lines
 from asrch.render.toon import Scalar, block, count
 
@@ -21,25 +19,16 @@ def window(report: ShowReport, line: int) -> tuple[int, int]:
 
 
 def render_show(report: ShowReport, spelling: Spelling) -> str:
-    fields: list[tuple[str, Scalar]] = [
-        *([("query", report.query.term)] if report.queried else []),
-        *narrowing_fields(report.query.mode, report.query.ignore_case, report.query.filters),
-        ("file", report.file),
-    ]
+    """D42: the count, or with --line the window printed and the file's last line; not
+    the query, file, line or context the agent typed (the lines carry their numbers)."""
+    fields: list[tuple[str, Scalar]]
     if report.line is None:
-        fields += [("matches", count(report.matches, report.capped))]
+        fields = [("matches", count(report.matches, report.capped))]
     else:
         first, last = window(report, report.line)
-        fields += [
-            ("line", report.line),
-            ("window", f"{first}-{last}"),
-            *([("window_matches", report.matches)] if report.queried else []),
-            ("last_line", report.last_line or 0),
-        ]
-    if report.context != SHOW_CONTEXT_DEFAULT:
-        fields.append(("context", report.context))
+        fields = [("window", f"{first}-{last}"), ("last_line", report.last_line or 0)]
     lines = block("show", fields)
     lines += snippet_lines(report.snippets, elided=report.definition is not None)
-    lines += notice_lines(report.notices, spelling)
+    lines += text_notice_lines(report.notices, spelling)
     lines += next_lines(report.next_step, spelling)
     return "\n".join(lines) + "\n"
