@@ -5,8 +5,8 @@
 examples. Together under 4 KB: an agent reads them once (issue 25).
 """
 
-from typing import Any
 import textwrap
+from typing import Any
 
 from asrch.commands.table import COMMANDS, COMMON, SCOUT, Argument, Command
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
