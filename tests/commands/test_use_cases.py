@@ -60,7 +60,8 @@ def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
     assert not report.next_step
     # The path checked once, one count under it with the scan cap, no type list read;
     # then the listed files read in one search.
-    assert engine.calls[:2] == [("inspect", "src"), ("count", "connect", "src")]
+    assert engine.calls[:2] == [("inspect", "src"), ("resolve", "src")]
+    assert engine.called("count") == [("count", "connect", "src")]
     assert engine.called("matching_lines") == [
         ("matching_lines", "connect", ("src/net/http.py", "src/net/pool.py"), 20)
     ]

@@ -20,7 +20,8 @@ from asrch.domain.query import Query
 from asrch.engine.argv import BASE_FLAGS
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files, parse_count_records, rg_path_order
-from tests.end_to_end.helpers import asrch, check_invariants, notes
+from tests.end_to_end.helpers import as_json, asrch, check_invariants
+from tests.support.cli import Result
 
 RG = resolve_rg()
 QUERY = Query(term="needle")
@@ -44,8 +45,10 @@ def rg_binary(cwd: Path, target: str = ".") -> list[bytes]:
     return sorted(p for p in walked if p not in read)
 
 
-def _note_count(out: str) -> int:
-    found = [n for n in notes(out) if "binary file" in n]
+def _note_count(run: Result) -> int:
+    """The binary files the answer counts: JSON's notice (D45: the text says them only
+    on a zero answer)."""
+    found = [n["message"] for n in as_json(run)["notices"] if n["kind"] == "binary"]
     if not found:
         return 0
     return int(re.search(r"([0-9]+) binary file", found[0])[1])  # type: ignore[index]
@@ -80,7 +83,7 @@ def test_binary_files_under_hostile_names_are_rgs(tmp_path: Path) -> None:
         assert tally.binary == len(rg_binary(tmp_path, target))
     run = asrch("scout", "needle", cwd=tmp_path)
     check_invariants(run, frozenset({0}))
-    assert _note_count(run.out) == 4, str(run)
+    assert _note_count(run) == 4, str(run)
 
 
 def test_a_name_reading_like_the_log_fakes_no_binary_file(tmp_path: Path) -> None:
@@ -91,7 +94,7 @@ def test_a_name_reading_like_the_log_fakes_no_binary_file(tmp_path: Path) -> Non
         asrch("survey", "--term=needle", "--term=found", cwd=tmp_path),
     ):
         check_invariants(run, frozenset({0}))
-        assert _note_count(run.out) == 0, str(run)
+        assert _note_count(run) == 0, str(run)
 
 
 def test_filtered_and_capped_scans_count_the_binary_files_they_keep(tmp_path: Path) -> None:
@@ -133,7 +136,7 @@ def test_binary_files_of_the_stdlib_with_pyc_are_rgs() -> None:
     )
     run = asrch("scout", "zqxj never here", cwd=lib)
     check_invariants(run, frozenset({0}))
-    assert _note_count(run.out) == len(binary)
+    assert _note_count(run) == len(binary)
 
 
 def _counted(cwd: Path, target: str) -> list[tuple[bytes, int]]:
@@ -178,3 +181,24 @@ def test_names_that_read_like_a_count_record_are_rgs(tmp_path: Path) -> None:
         assert tally.binary == len(rg_binary(tmp_path)) == 2
         found = sorted((os.fsencode(f.path), f.matches) for f in tally.files)
         assert found == [item for item in _counted(tmp_path, target) if item[1]]
+
+
+@pytest.mark.parametrize("cap", [50_000, 2, 1])
+@pytest.mark.parametrize("globs", [(), ("*.txt",), ("!d/**",)])
+def test_without_the_census_the_counts_are_the_censuss(
+    tmp_path: Path, cap: int, globs: tuple[str, ...]
+) -> None:
+    """D45: a count that does not take the census (`rg --count`, only the files with a
+    match) gives the census's Tally, its binary files aside, capped or filtered alike."""
+    _hostile(tmp_path)
+    query = Query(term="needle", filters=make_filters((), globs, {}))
+    for target in (str(tmp_path), str(tmp_path / "d"), "."):
+        cwd = tmp_path if target == "." else None
+        here = os.getcwd()
+        try:
+            os.chdir(cwd or here)
+            whole = count_files(RG, query, target, cap=cap)
+            plain = count_files(RG, query, target, cap=cap, census=False)
+        finally:
+            os.chdir(here)
+        assert plain == whole._replace(binary=0), (target, globs, cap)

@@ -148,7 +148,7 @@ class FakeSearcher:
             total += found
         return Tally(files=tuple(counted))
 
-    def count(self, query: Query, target: str, *, cap: int) -> Tally:
+    def count(self, query: Query, target: str, *, cap: int, census: bool = False) -> Tally:
         self.calls.append(("count", query.term, target))
         return self._count(query, target, cap)
 

@@ -72,7 +72,8 @@ def _not_searched() -> list[str]:
     names = " ".join((*EXCLUDED_DIRS, *EXCLUDED_FILES))
     said = (
         f"Not searched under a directory: ignored, hidden and binary files, and {names}; "
-        "name one as the path to search it."
+        "name one as the path to search it. No match: the note says where the term is "
+        "(another path, case or mode)."
     )
     return textwrap.wrap(said, 76)
 

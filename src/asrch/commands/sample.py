@@ -2,6 +2,8 @@
 
 from asrch.commands.checks import query_first, require_file, require_range
 from asrch.commands.options import require_kept, single_query
+from asrch.commands.zero import probe_of, zero_notices
+from asrch.domain.counting import Tally
 from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
@@ -32,6 +34,12 @@ def run_sample(
     require_kept(query.filters, file)
     scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)
     report = build_sample_report(query, file, scan, per_page=clusters, page=page)
+    if not scan.matches:
+        probe = probe_of(searcher, query, file)
+        notices = zero_notices(
+            searcher, query, file, Tally(), report.notices, directory=False, probe=probe
+        )
+        return report._replace(notices=notices)
     lines = scope_lines_of_sample(report)
     # D31: the scopes of what the page prints; none asked, none parsed.
     if not lines:

@@ -2,6 +2,7 @@
 
 from asrch.commands.checks import query_first, require_path
 from asrch.commands.options import require_kept, single_query
+from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
 from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
@@ -31,10 +32,18 @@ def run_scout(
     kind = query_first(searcher, query, lambda: require_path(searcher, path))
     if kind is PathKind.FILE:
         require_kept(query.filters, path)
-    tally = searcher.count(query, path, cap=SCAN_CAP)
     directory = kind is PathKind.DIRECTORY
+    probe = probe_of(searcher, query, path)
+    # D45: the binary files are counted where they are printed: JSON (the searcher's
+    # own setting), or a zero answer's note; with no probe to make, this search is the
+    # only one that can count them.
+    tally = searcher.count(query, path, cap=SCAN_CAP, census=directory and probe is None)
     listed = _listed(searcher, scopes, query, path, tally, directory=directory)
     report = build_scout_report(query, path, tally, directory=directory, listed=listed)
+    notices = zero_notices(
+        searcher, query, path, tally, report.notices, directory=directory, probe=probe
+    )
+    report = report._replace(notices=notices)
     if directory and query.filters.active:
         # D38: a filter that did nothing to the walked files says so, first.
         idle = idle_filters(query.filters, path, searcher.walk(path))

@@ -2,6 +2,8 @@
 
 from asrch.commands.checks import query_first, require_file, require_range
 from asrch.commands.options import filters_of, require_kept, single_query
+from asrch.commands.zero import probe_of, zero_notices
+from asrch.domain.counting import Tally
 from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
 from asrch.domain.lines import Definition
@@ -45,6 +47,12 @@ def run_show(
     if line is None:
         scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
         report = build_show_report(query, file, scan, context=context)
+        if not scan.matches:
+            probe = probe_of(searcher, query, file)
+            notices = zero_notices(
+                searcher, query, file, Tally(), report.notices, directory=False, probe=probe
+            )
+            return report._replace(notices=notices)
     else:
         window = searcher.window(query, file, line=line, context=context)
         _require_line(file, line, window.last_line)

@@ -432,8 +432,7 @@ SCOUT: "Command[ScoutReport]" = Command(
     "scout",
     "one term: counts, top 5 dirs and files",
     "Count the lines matching QUERY under PATH (default .): the top 5 directories\n"
-    "and files, relative to PATH; at most 20 lines: those lines instead, with their\n"
-    "files. Stops at 50000 lines (`at least`).",
+    "and files; up to 20 lines: the lines instead. Stops at 50000 (`at least`).",
     (
         QUERY,
         _positional(

@@ -99,7 +99,39 @@ class NoMatchNotice(NamedTuple):
     """`--type` / `--glob` were in force: only the files they keep were searched."""
     binary: int = 0
     """The binary files the walk met and did not search (D45: said only here)."""
+    wider: bool = False
+    """The same query found nothing under the working directory either (D43): `binary`
+    is then the count there."""
     kind: Literal["no_match"] = "no_match"
+
+
+Probe = Literal["path", "case", "fixed"]
+"""D43's one more search of a zero answer: the same query under the working directory
+(`path`, when a narrower path was searched), case-insensitively (`case`), or as a fixed
+string inside longer names (`fixed`, under --word / --identifier)."""
+
+
+class NearNotice(NamedTuple):
+    """D43: nothing matched, and the one more bounded search found the term near."""
+
+    probe: Probe
+    matches: int
+    files: int
+    capped: bool
+    top_file: str | None
+    """Where most of them are, as a path from the working directory; None when the
+    search was of one named file (it is that file)."""
+    mode: Mode = Mode.FIXED
+    kind: Literal["near"] = "near"
+
+
+class GrepSyntaxNotice(NamedTuple):
+    """D43: a `--regex` query that matched nothing holds grep's (BRE) spelling of an
+    operator, which rg reads as the literal character (`\\|` is a `|`)."""
+
+    constructs: tuple[str, ...]
+    """Each construct as written (`\\|`, `\\+`, `\\(`…), in order of first use."""
+    kind: Literal["grep_syntax"] = "grep_syntax"
 
 
 class DominanceNotice(NamedTuple):
@@ -192,6 +224,8 @@ Notice = (
     | PastEndNotice
     | IdleFilterNotice
     | NoDefinitionNotice
+    | NearNotice
+    | GrepSyntaxNotice
 )
 
 
@@ -229,7 +263,8 @@ def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) 
         )
     if tally.capped:
         notices.append(cap_notice(tally, target, directory=directory))
-    if query.is_short:
+    if query.is_short and tally.files:
+        # On a zero answer the hint is no advice: nothing matched inside other words.
         notices.append(ShortTermNotice(term=query.term))
     if loose := loose_boundary(query):
         notices.append(loose)

@@ -82,8 +82,10 @@ class Counts(Protocol):
     """Every count also counts the binary files met (D45: an answer that carries them
     always, JSON); otherwise only a count asked with `census=True` does."""
 
-    def count(self, query: Query, target: str, *, cap: int) -> Tally:
-        """Matching lines per file under `target`, in path order, stopped at `cap`."""
+    def count(self, query: Query, target: str, *, cap: int, census: bool = False) -> Tally:
+        """Matching lines per file under `target`, in path order, stopped at `cap`.
+        `census`: count the binary files met too (D45: the answer prints them); a
+        searcher may count them anyway (`binary` is otherwise 0)."""
         ...
 
     def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
-from asrch.engine.argv import as_typed, census_argv, files_argv, operand
+from asrch.engine.argv import as_typed, census_argv, count_argv, files_argv, operand
 from asrch.engine.process import HERE, Launch, run_to_end
 from asrch.engine.stderr import RgSaid, failed_paths
 
@@ -221,13 +221,32 @@ def _displayed(path: bytes) -> bytes:
     return path.decode("utf-8", "replace").encode("utf-8")
 
 
-def count_files(rg: str, query: Query, target: str, *, cap: int, launch: Launch = HERE) -> Tally:
+def count_files(
+    rg: str, query: Query, target: str, *, cap: int, launch: Launch = HERE, census: bool = True
+) -> Tally:
     """Counts in rg's path order, cut at `cap` as a path-ordered scan would stop.
 
     rg runs without `--sort=path` (which would make it single-threaded) and every file
     is counted; sorting the counts by path and cutting at the cap gives exactly the
     Tally of a path-ordered scan stopped at the cap (tests hold it to `tally_from_json`).
+    Without `census`, rg prints only the files with a match (`rg --count`) and the binary
+    files are not counted (`binary` 0): where no answer says them (D45).
     """
+    if not census:
+        return _matched_only(rg, query, target, cap=cap, launch=launch)
+    return _census_count(rg, query, target, cap=cap, launch=launch)
+
+
+def _matched_only(rg: str, query: Query, target: str, *, cap: int, launch: Launch) -> Tally:
+    output, said = run_to_end(count_argv(rg, query, target, sort=False), launch)
+    found = parse_count_records(output)
+    if query.filters.active:
+        searched = kept_by_filters(query, target)
+        found = [item for item in found if searched(item[0])]
+    return cut_at_cap(in_path_order(found), target, said._replace(binary=0), cap=cap, binary=[])
+
+
+def _census_count(rg: str, query: Query, target: str, *, cap: int, launch: Launch) -> Tally:
     census, said = take_census(rg, query, target, launch)
     found = census.matched()
     binary: list[bytes] | None = None

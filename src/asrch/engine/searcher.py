@@ -47,7 +47,9 @@ class RipgrepSearcher:
     """Searches paths as rg sees them from `cwd` (None: this process's working directory);
     with `children`, every rg it starts belongs to that set, which can stop them all;
     with `environ`, rg is found (ASRCH_RG, PATH) and runs in that environment instead of
-    this process's."""
+    this process's.
+    `census`: every count also counts the binary files met, for an answer that carries
+    them always (JSON, D45); else only a count asked with `census=True` does."""
 
     def __init__(
         self,
@@ -56,7 +58,9 @@ class RipgrepSearcher:
         cwd: str | None = None,
         children: Children | None = None,
         environ: Mapping[str, str] | None = None,
+        census: bool = True,
     ) -> None:
+        self.census = census
         self._rg = rg
         self._environ = environ
         given = cwd is not None or children is not None or environ is not None
@@ -196,11 +200,15 @@ class RipgrepSearcher:
             # Whose fault: each query alone says (and blames it).
             return self.count_many([(q, target) for q in queries], cap=cap)
 
-    def count(self, query: Query, target: str, *, cap: int) -> Tally:
+    def count(self, query: Query, target: str, *, cap: int, census: bool = False) -> Tally:
         from asrch.engine.counts import count_files
 
+        binary = census or self.census
         return self._judged(
-            query, lambda: count_files(self.rg, query, target, cap=cap, launch=self._launch)
+            query,
+            lambda: count_files(
+                self.rg, query, target, cap=cap, launch=self._launch, census=binary
+            ),
         )
 
     def scan(self, query: Query, file: str, *, context: int, keep: int, cap: int) -> FileScan:

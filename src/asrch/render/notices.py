@@ -11,8 +11,10 @@ from asrch.domain.notices import (
     BroadNotice,
     CapNotice,
     DominanceNotice,
+    GrepSyntaxNotice,
     IdleFilterNotice,
     LooseBoundaryNotice,
+    NearNotice,
     NestedPathNotice,
     NoDefinitionNotice,
     NoMatchNotice,
@@ -25,7 +27,7 @@ from asrch.domain.notices import (
     SkippedNotice,
 )
 from asrch.domain.text_safety import quote
-from asrch.domain.words import Spelling, arg, spelled
+from asrch.domain.words import Spelling, arg, call, spelled
 
 
 def _for(term: str | None) -> str:
@@ -87,6 +89,46 @@ def _idle_filter(notice: IdleFilterNotice) -> str:
     if notice.spelling is not None:
         said += f"; from {quote(notice.path or '.')} write {quote(notice.spelling)}"
     return said
+
+
+NOTE_MAX = 160
+"""Bytes of a zero answer's note at most (D43), `note: ` aside."""
+
+
+def _near(notice: NearNotice) -> str:
+    """D43: where the term is instead, and how many lines; the top file when it fits."""
+    at_least = "at least " if notice.capped else ""
+    lines = "1 line" if notice.matches == 1 and not notice.capped else f"{notice.matches} lines"
+    found = f"{at_least}{lines}"
+    if notice.top_file is not None:
+        found += f" in {at_least}{_files(notice.files)}"
+    if notice.probe == "path":
+        said = f"no matches here; under .: {found}"
+    elif notice.probe == "case":
+        said = f"no matches in this case; with {arg('ignore_case')}: {found}"
+    elif notice.mode is Mode.WORD:
+        said = f"no whole-word matches; without {arg('word')} (inside longer words): {found}"
+    else:
+        said = (
+            f"no matches as an identifier; without {arg('identifier')} (inside longer "
+            f"names): {found}"
+        )
+    if notice.top_file is None:
+        return said
+    most = f", most in {quote(notice.top_file)}"
+    return said + most if len((said + most).encode()) <= NOTE_MAX else said
+
+
+def _grep_syntax(notice: GrepSyntaxNotice) -> str:
+    """D43: grep's operators rg reads literally, and what to write instead."""
+    others = [c for c in notice.constructs if c != "\\|"]
+    parts = []
+    if others:
+        plain = " ".join(c[1:] for c in others)
+        parts.append(f"rg reads {' '.join(others)} literally, not as grep does: write {plain}")
+    if "\\|" in notice.constructs:
+        parts.append(f"\\| is a literal |, not OR: use {call('survey', term=('A', 'B'))}")
+    return "no matches; " + "; ".join(parts)
 
 
 def _narrower(notice: BroadNotice) -> str:
@@ -169,15 +211,22 @@ def notice_text(notice: Notice) -> str:
             return f"{at_least}{notice.files} binary {_files_word(notice.files)} skipped"
         case NoMatchNotice(directory=True):
             among = f" in the files {arg('type')} / {arg('glob')} keep" if notice.filtered else ""
+            among += ", under . either" if notice.wider else ""
             skipped = (
                 f"{notice.binary} binary {_files_word(notice.binary)}, and ignored, hidden "
                 "and excluded ones"
                 if notice.binary
                 else "ignored, hidden and excluded files"
             )
-            return f"no matches{among}; not searched: {skipped} (asrch --help lists them)"
+            return f"no matches{among}; not searched: {skipped} (see asrch --help)"
+        case NoMatchNotice(wider=True):
+            return "no matches in the whole file, nor under .; check the term and the mode"
         case NoMatchNotice():
             return "no matches in the whole file; check the term and the mode"
+        case NearNotice():
+            return _near(notice)
+        case GrepSyntaxNotice():
+            return _grep_syntax(notice)
         case DominanceNotice():
             return (
                 f"{quote(notice.term)} holds {notice.percent}% of all matching lines and "

@@ -1,0 +1,98 @@
+"""D43 and D45 end to end: a zero answer's one note comes from at most one more search,
+and a probe that fails drops only the hint, never the answer."""
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from asrch.engine.binary import resolve_rg
+from tests.end_to_end.helpers import as_json, asrch, check_invariants, notes
+
+NOTE_MAX = 160
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    (root / "src" / "net").mkdir(parents=True)
+    (root / "src" / "net" / "log.h").write_text("#define LOG_DEBUG 1\nLOG_DEBUG(x);\n")
+    (root / "src" / "codec.py").write_text("def py_encode_basestring_ascii(s):\n")
+    (root / "blob.bin").write_bytes(b"LOG_DEBUG\0binary\n")
+    return root
+
+
+def _wrapper(tmp_path: Path, when: str, then: str) -> dict[str, str]:
+    """An rg that runs as the real one unless one of its arguments is `when`."""
+    script = tmp_path / "rg-wrapper"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'for a in "$@"; do [ "$a" = "{when}" ] && {{ {then}; }}; done\n'
+        f'exec {resolve_rg()} "$@"\n'
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return {**os.environ, "ASRCH_RG": str(script)}
+
+
+def _note(out: str) -> str:
+    (note,) = notes(out)
+    assert len(note.removeprefix("note: ").encode()) <= NOTE_MAX, note
+    return note
+
+
+def test_each_probe_points_where_the_term_is(tree: Path) -> None:
+    wider = asrch("scout", "LOG_DEBUG", "src/codec.py", cwd=tree)
+    assert _note(wider.out) == (
+        "note: no matches here; under .: 2 lines in 1 file, most in src/net/log.h"
+    )
+    case = asrch("scout", "log_debug", cwd=tree)
+    assert _note(case.out) == (
+        "note: no matches in this case; with -i: 2 lines in 1 file, most in src/net/log.h"
+    )
+    inside = asrch("scout", "-i", "--identifier", "encode_basestring_ascii", cwd=tree)
+    assert "most in src/codec.py" in _note(inside.out)
+    here = asrch("scout", "LOG_DEBUG", "src/net/log.h", cwd=tree)
+    assert notes(here.out) == []
+    elsewhere = asrch("show", "LOG_DEBUG", "src/codec.py", cwd=tree)
+    assert _note(elsewhere.out) == (
+        "note: no matches here; under .: 2 lines in 1 file, most in src/net/log.h"
+    )
+    for run in (wider, case, inside, here, elsewhere):
+        check_invariants(run, frozenset({0}))
+        assert "next:" not in run.out
+
+
+def test_the_binary_count_is_said_only_in_the_zero_note(tree: Path) -> None:
+    """D45: 1 binary file; the text says it only when nothing matched; JSON always."""
+    found = asrch("scout", "LOG_DEBUG", cwd=tree)
+    assert "binary" not in found.out
+    binary = [n for n in as_json(found)["notices"] if n["kind"] == "binary"]
+    assert binary == [{"kind": "binary", "message": "1 binary file skipped"}]
+    missing = asrch("scout", "-i", "absent_everywhere", cwd=tree)
+    assert _note(missing.out) == (
+        "note: no matches; not searched: 1 binary file, and ignored, hidden and excluded "
+        "ones (see asrch --help)"
+    )
+
+
+def test_a_grep_construct_is_named(tree: Path) -> None:
+    run = asrch("scout", "-i", "--regex", r"LOG_DEBUG\|codec", cwd=tree)
+    assert _note(run.out) == (
+        r"note: no matches; \| is a literal |, not OR: use survey --term A --term B"
+    )
+    run = asrch("scout", "-i", "--regex", r"LOG_\(DEBUG\)\+", cwd=tree)
+    said = r"note: no matches; rg reads \( \) \+ literally, not as grep does: write ( ) +"
+    assert _note(run.out) == said
+
+
+@pytest.mark.parametrize("then", ["echo 'rg: the probe broke' >&2; exit 2", "rm -rf src"])
+def test_a_probe_that_fails_drops_only_the_hint(tree: Path, tmp_path: Path, then: str) -> None:
+    """The case probe (`--ignore-case`) fails: rg breaks, or what it searches goes away
+    between the search and the probe. The answer stands: 0, exit 0,
+    the plain zero note."""
+    env = _wrapper(tmp_path, "--ignore-case", f"cd {tree} && {then}")
+    run = asrch("scout", "log_debug", cwd=tree, env=env)
+    check_invariants(run, frozenset({0}))
+    assert run.out.startswith("scout:\n  matches: 0\n  files: 0\nnote: no matches"), str(run)
+    assert "with -i" not in run.out
