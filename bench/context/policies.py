@@ -20,9 +20,12 @@ from bench.context.reading import (
     Shown,
     cap_chars,
     cap_lines,
+    code_bytes,
     count,
+    is_zero,
     read_answer,
     rg_shown,
+    zero_pointer,
 )
 
 ASRCH_BUDGET = 10
@@ -40,6 +43,10 @@ class Call:
     status: int
     bytes_read: int
     shows_answer: bool
+    code_bytes: int = 0
+    """The bytes of file lines in what was read (`reading.code_bytes`)."""
+    zero: bool = False
+    """The answer had no match (`reading.is_zero`)."""
 
 
 @dataclass
@@ -124,7 +131,10 @@ def rg_attempts(
             )
             attempt.hit = _hit(location, rg_shown(seen))
             hit = attempt.hit is not None
-            attempt.calls.append(Call(argv, status, _bytes(seen), hit))
+            code = code_bytes(seen, rg=True)
+            attempt.calls.append(
+                Call(argv, status, _bytes(seen), hit, code, is_zero(seen, rg=True))
+            )
             attempt.found = hit
     return attempts
 
@@ -206,7 +216,11 @@ class AsrchPolicy:
         name: str = "asrch",
         sources_first: bool = False,
         skips_rereading: bool = False,
+        follows_zero_notes: bool = False,
     ) -> None:
+        self.follows_zero_notes = follows_zero_notes
+        """D43: scout a term the survey found nowhere, and follow its zero note to the
+        file it names (`sample` there, with `-i` when the note says so)."""
         self.asrch = tuple(asrch)
         self.budget = budget
         self.name = name
@@ -253,7 +267,8 @@ class AsrchPolicy:
                 done.update(_listed_reads(step.argv, answer))
             attempt.hit = _hit(location, shown)
             hit = attempt.hit is not None
-            attempt.calls.append(Call(step.argv, status, _bytes(text), hit))
+            call_made = Call(step.argv, status, _bytes(text), hit, code_bytes(text), is_zero(text))
+            attempt.calls.append(call_made)
             if hit:
                 attempt.found = True
                 break
@@ -266,7 +281,27 @@ class AsrchPolicy:
             if answer.next_argv:
                 argv = tuple(answer.next_argv)
                 heapq.heappush(queue, Step(step.effort, step.term_rank, next(order), argv))
+            if self.follows_zero_notes:
+                for argv in _zero_steps(step.argv, answer, text):
+                    heapq.heappush(queue, Step(step.effort, step.term_rank, next(order), argv))
         return attempt
+
+
+def _zero_steps(argv: tuple[str, ...], answer: Answer, text: str) -> list[tuple[str, ...]]:
+    """D43 as an agent reads it: a survey where no term matched, scout the first term
+    (its zero note says where it is); a zero answer whose note names a file, sample the
+    term there with the note's options."""
+    words = positionals(argv)
+    if words[0] == "survey":
+        rows = answer.tables.get("overall", answer.tables.get("terms", []))
+        if rows and all(count(r[1]) == 0 for r in rows):
+            return [("scout", *_term(rows[0][0]), ".")]
+        return []
+    pointer = zero_pointer(text) if words[0] == "scout" else None
+    if pointer is None:
+        return []
+    file, flags = pointer
+    return [("sample", *flags, *_term(words[1]), file)]
 
 
 TEST_FOLDERS = frozenset({"test", "tests", "testing", "__tests__", "spec"})

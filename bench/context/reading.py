@@ -64,6 +64,43 @@ def count(value: str) -> int:
     return int(value.removeprefix("at least ").removeprefix(">="))
 
 
+ASRCH_CODE = re.compile(r"^\d+[:=-]", re.M)
+ZERO = re.compile(r"^  matches: 0$", re.M)
+NEAR = re.compile(
+    r"^note: no (?:matches here; under \.|matches in this case; with (?P<case>-i)"
+    r"|whole-word matches; without (?P<word>--word)|matches as an identifier; without "
+    r"(?P<identifier>--identifier))[^\n]*?, most in (?P<file>.+)$",
+    re.M,
+)
+
+
+def code_bytes(text: str, *, rg: bool = False) -> int:
+    """The bytes of the file lines an answer prints, without their `N:`/`N-`/`N=` mark
+    (asrch) or `PATH:N:` prefix (`rg -n`), line ends included: what is left is the
+    answer's overhead (issue 30: headers, tables, notes, `next:`)."""
+    total = 0
+    for line in text.splitlines(keepends=True):
+        m = RG_LINE.match(line) if rg else ASRCH_CODE.match(line)
+        if m:
+            total += len(line[m.end() :].encode("utf-8", "surrogateescape"))
+    return total
+
+
+def is_zero(text: str, *, rg: bool = False) -> bool:
+    """An answer with no match: `rg -n` printed nothing; asrch's header says 0."""
+    return not text if rg else bool(ZERO.search(text))
+
+
+def zero_pointer(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """D43: the file a zero answer's note points to, and the options that find the term
+    there (`-i` for a case note; none for a fixed string or the working directory)."""
+    m = NEAR.search(text)
+    if m is None:
+        return None
+    flags = ("-i",) if m["case"] else ()
+    return decode(m["file"]), flags
+
+
 def rg_shown(text: str) -> list[Shown]:
     """(path, line) of every `PATH:N:` line of `rg -n` output."""
     shown = []

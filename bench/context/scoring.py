@@ -25,6 +25,13 @@ class Summary:
     p90_bytes: int
     calls: int
     median_calls: float
+    overhead: float = 0.0
+    """Median bytes per answer that are no file line (headers, tables, notes, `next:`;
+    for rg, the `PATH:N:` prefixes)."""
+    zeros: int = 0
+    """Answers with no match."""
+    zero_bytes: float = 0.0
+    """Their median bytes."""
 
     @property
     def rate(self) -> float:
@@ -35,6 +42,9 @@ def summarize(policy: str, attempts: Sequence[Attempt]) -> Summary:
     """Over every task, found or not: a miss costs what was read before giving up."""
     read = [a.bytes_read for a in attempts]
     calls = [len(a.calls) for a in attempts]
+    every = [c for a in attempts for c in a.calls]
+    overhead = [c.bytes_read - c.code_bytes for c in every]
+    zeros = [c.bytes_read for c in every if c.zero]
     return Summary(
         policy,
         len(attempts),
@@ -43,6 +53,9 @@ def summarize(policy: str, attempts: Sequence[Attempt]) -> Summary:
         p90(read),
         sum(calls),
         statistics.median(calls) if calls else 0.0,
+        statistics.median(overhead) if overhead else 0.0,
+        len(zeros),
+        statistics.median(zeros) if zeros else 0.0,
     )
 
 

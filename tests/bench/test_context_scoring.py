@@ -426,3 +426,60 @@ def test_the_agent_reads_no_line_twice() -> None:
     rereading = AsrchPolicy(["asrch"], sources_first=True)
     rereading.attempt(["TMPDIR", "gettempdir"], elsewhere, Path("."), run)
     assert calls[2] == ("show", "--line", "160", "TMPDIR", "tempfile.py")
+
+
+def test_overhead_is_what_is_no_file_line() -> None:
+    """Issue 30: an answer's bytes less its file lines (without their marks)."""
+    from bench.context.reading import code_bytes, is_zero
+
+    asrch_text = "show:\n  matches: 1\n4=class A:\n5:    x = 1\nnext: asrch sample x a.py\n"
+    assert code_bytes(asrch_text) == len("class A:\n") + len("    x = 1\n")
+    rg_text = "a.py:5:    x = 1\nb.py:7:y\n"
+    assert code_bytes(rg_text, rg=True) == len("    x = 1\n") + len("y\n")
+    assert is_zero("scout:\n  matches: 0\n  files: 0\nnote: no matches\n")
+    assert not is_zero(asrch_text) and is_zero("", rg=True) and not is_zero(rg_text, rg=True)
+
+
+def test_a_zero_note_points_to_a_file_and_its_options() -> None:
+    from bench.context.reading import zero_pointer
+
+    said = "note: no matches in this case; with -i: 2 lines in 1 file, most in src/log.h\n"
+    assert zero_pointer("scout:\n  matches: 0\n" + said) == ("src/log.h", ("-i",))
+    wider = 'note: no matches here; under .: 3 lines in 2 files, most in "a b/c.py"\n'
+    assert zero_pointer(wider) == ("a b/c.py", ())
+    inside = (
+        "note: no matches as an identifier; without --identifier (inside longer names): "
+        "2 lines in 1 file, most in x.py\n"
+    )
+    assert zero_pointer(inside) == ("x.py", ())
+    assert (
+        zero_pointer("note: no matches; not searched: ignored files (see asrch --help)\n") is None
+    )
+
+
+def test_the_zero_note_agent_follows_the_note() -> None:
+    """D43: no candidate matched as typed; the agent scouts the first, reads where its
+    note points, and samples the term there with the note's options."""
+    survey = "terms[term,matches,files,top_file]:\n  tmpdir,0,0,-\n"
+    scout = (
+        "scout:\n  matches: 0\n  files: 0\n"
+        "note: no matches in this case; with -i: 4 lines in 3 files, most in tempfile.py\n"
+    )
+    sample = "sample:\n  matches: 4\n== 160-160 (1 hit, cluster 1/1) ==\n160:x\n"
+    answers = {"survey": survey, "scout": scout, "sample": sample}
+
+    def run(argv: tuple[str, ...]) -> tuple[int, bytes]:
+        return 0, answers[argv[0]].encode()
+
+    location = Location("tempfile.py", 150, 165)
+    agent = AsrchPolicy(["asrch"], sources_first=True, follows_zero_notes=True)
+    found = agent.attempt(["tmpdir"], location, Path("."), run)
+    assert found.found, found
+    assert [c.argv for c in found.calls] == [
+        ("survey", "--term=tmpdir", "."),
+        ("scout", "tmpdir", "."),
+        ("sample", "-i", "tmpdir", "tempfile.py"),
+    ]
+    assert found.calls[1].zero and not found.calls[2].zero
+    plain = AsrchPolicy(["asrch"], sources_first=True).attempt(["tmpdir"], location, Path("."), run)
+    assert not plain.found and len(plain.calls) == 1
