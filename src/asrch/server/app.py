@@ -90,7 +90,13 @@ class Calls:
 
     def _run(self, work: Work, children: Children) -> CallToolResult:
         try:
-            searcher = RipgrepSearcher(self._engine.rg, cwd=self.roots.first, children=children)
+            # D45: rg's binary census only where it is carried: the structured answer.
+            searcher = RipgrepSearcher(
+                self._engine.rg,
+                cwd=self.roots.first,
+                children=children,
+                census=self.structured,
+            )
             answered = work(searcher)
             if not self.structured:
                 return CallToolResult(content=_text(answered.text))
