@@ -96,3 +96,16 @@ def test_a_probe_that_fails_drops_only_the_hint(tree: Path, tmp_path: Path, then
     check_invariants(run, frozenset({0}))
     assert run.out.startswith("scout:\n  matches: 0\n  files: 0\nnote: no matches"), str(run)
     assert "with -i" not in run.out
+
+
+def test_a_survey_where_nothing_matched_says_the_binary_files_in_its_note(tree: Path) -> None:
+    """D43/D45 in survey: only when every pair is zero, one note, the binary count in it;
+    no short-term hint for a term that matched nowhere."""
+    run = asrch("survey", "--term=zq", "--term=absent_everywhere", cwd=tree)
+    check_invariants(run, frozenset({0}))
+    assert notes(run.out) == [
+        "note: no matches; not searched: 1 binary file, and ignored, hidden and excluded "
+        "ones (see asrch --help)"
+    ]
+    some = asrch("survey", "--term=zq", "--term=LOG_DEBUG", cwd=tree)
+    assert not any("binary" in n or "no matches" in n for n in notes(some.out)), str(some)

@@ -180,7 +180,12 @@ def build_survey_report(
         notices.append(BinaryNotice(files=binary, capped=not walked))
     if not grand:
         filtered = bool(queries) and queries[0].filters.active
-        notices.append(NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered))
+        # D43/D45: the one zero note, with the binary files in it; no hint about a term
+        # matching inside longer words when it matched nowhere.
+        notices = [n for n in notices if not isinstance(n, ShortTermNotice)]
+        notices.append(
+            NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered, binary=binary)
+        )
 
     sections = []
     pairs: list[tuple[int, int, int, bool, str]] = []
