@@ -305,3 +305,13 @@ def test_an_error_in_a_body_left_unclosed_counts_whatever_it_holds(tmp_path: Pat
     )
     assert _scope(path, 5) == [2]
     assert _scope(path, 8, 27) is None
+
+
+def test_a_file_whose_parse_root_is_an_error_places_nothing(tmp_path: Path) -> None:
+    # The root is an ERROR; inside it `class A` is no class_declaration, and the method
+    # alone would have been printed without it (a chain that loses its outer class).
+    path = tmp_path / "root.ts"
+    path.write_text("[,abstract\nclass A {\n  m() {\n    return X;\n  }\n}\n")
+    assert _scope(path, 4) is None
+    path.write_text("class A {\n  m() {\n    return X;\n  }\n}\n")
+    assert _scope(path, 3) == [1, 2]
