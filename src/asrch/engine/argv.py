@@ -134,9 +134,10 @@ def operand(path: str) -> str:
     return "./-" if path == "-" else path
 
 
-def as_typed(printed: str, path: str) -> str:
-    """A path rg printed under `operand(path)`, spelled from `path` as the user typed it."""
-    given = operand(path)
+def as_typed(printed: str, path: str, given: str | None = None) -> str:
+    """A path rg printed under `operand(given)` (`given`: what rg was handed for `path`,
+    default `path` itself), spelled from `path` as the user typed it."""
+    given = operand(path if given is None else given)
     if given == path or not printed.startswith(given):
         return printed
     return path + printed[len(given) :]

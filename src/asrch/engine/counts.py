@@ -189,10 +189,11 @@ class _PlainCensus(Census):
 
 def take_census(rg: str, query: Query, target: str, launch: Launch = HERE) -> tuple[Census, RgSaid]:
     """One census run; again with `/` as the separator if a name holds a LF."""
-    output, said = run_to_end(census_argv(rg, query, target), launch)
-    census = parse_census(output, target)
+    given = launch.operand(target)
+    output, said = run_to_end(census_argv(rg, query, given), launch)
+    census = parse_census(output, given)
     if census is None:
-        output, said = run_to_end(census_argv(rg, query, target, plain=True), launch)
+        output, said = run_to_end(census_argv(rg, query, given, plain=True), launch)
         census = parse_plain_census(output)
     return census, said._replace(binary=census.binary)
 
@@ -204,7 +205,7 @@ def binary_names(
     neither counted nor reported it could not read (as rg displays a name, lossily)."""
     if not census.binary:
         return []
-    output, _ = run_to_end(files_argv(rg, target), launch)
+    output, _ = run_to_end(files_argv(rg, launch.operand(target)), launch)
     read = census.read()
     walked = [path for path in output.split(b"\0")[:-1] if path not in read]
     if len(walked) == census.binary:
@@ -250,12 +251,13 @@ def _census_count(rg: str, query: Query, target: str, *, cap: int, launch: Launc
     census, said = take_census(rg, query, target, launch)
     found = census.matched()
     binary: list[bytes] | None = None
+    given = launch.operand(target)
     if query.filters.active:
-        searched = kept_by_filters(query, target)
+        searched = kept_by_filters(query, target, given)
         found = [item for item in found if searched(item[0])]
         binary = [path for path in binary_names(rg, target, census, said, launch) if searched(path)]
     ordered = in_path_order(found)
-    tally = cut_at_cap(ordered, target, said, cap=cap, binary=binary or [])
+    tally = cut_at_cap(ordered, target, said, cap=cap, binary=binary or [], given=given)
     if binary is None:
         if not tally.capped:
             return tally._replace(binary=census.binary)
@@ -267,16 +269,19 @@ def _census_count(rg: str, query: Query, target: str, *, cap: int, launch: Launc
     return tally._replace(binary=sum(1 for path in binary if rg_path_order(path) < last))
 
 
-def kept_by_filters(query: Query, target: str) -> Callable[[bytes], bool]:
-    """Whether a path rg printed under `target` is one the filters keep (D30). rg prints
-    the path from the working directory, the form the filters match; the target's own
-    components are not the walk's to exclude. A file named as the target was checked
-    before the search."""
+def kept_by_filters(query: Query, target: str, given: str | None = None) -> Callable[[bytes], bool]:
+    """Whether a path rg printed under `target` (handed to rg as `given`, default
+    itself) is one the filters keep (D30). rg prints the path from the working
+    directory, the form the filters match; the target's own components are not the
+    walk's to exclude. A file named as the target was checked before the search."""
     printed = operand(target)
     keeps = query.filters.keeper(printed)
+    handed = operand(target if given is None else given)
 
     def kept(path: bytes) -> bool:
         name = path.decode("utf-8", "surrogateescape")
+        if handed != printed:
+            name = as_typed(name, target, handed)
         return name == printed or keeps(name)
 
     return kept
@@ -290,6 +295,7 @@ def cut_at_cap(
     cap: int,
     binary: list[bytes] | None = None,
     binary_order: list[bytes] | None = None,
+    given: str | None = None,
 ) -> Tally:
     """The Tally of a scan of `found` (paths as rg printed them, with their matching
     lines, in rg's path order) stopped once `cap` lines are met; `binary`: the binary
@@ -306,8 +312,8 @@ def cut_at_cap(
         if total >= cap:
             last = rg_path_order(path)
             break
-    if operand(target) != target:
-        files = [FileCount(as_typed(f.path, target), f.matches) for f in files]
+    if operand(target if given is None else given) != target:
+        files = [FileCount(as_typed(f.path, target, given), f.matches) for f in files]
     return Tally(
         files=tuple(files),
         capped=last is not None,

@@ -33,7 +33,7 @@ def count_matches(
     rg: str, query: Query, file: str, *, cap: int, launch: Launch = HERE
 ) -> tuple[int, bool, int]:
     """Matching lines in one file, at most `cap`: (count, capped, skipped)."""
-    argv = count_argv(rg, query, file)
+    argv = count_argv(rg, query, launch.operand(file))
     argv.insert(1, f"--max-count={cap}")
     output, said = run_to_end(argv, launch)
     total = sum(count for _path, count in parse_count_records(output))
@@ -57,7 +57,7 @@ def scan_file(
     lines: list[SourceLine] = []
     kept = 0
     more = False
-    with RgRun(json_argv(rg, query, file, context=context), launch) as run:
+    with RgRun(json_argv(rg, query, launch.operand(file), context=context), launch) as run:
         for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
             if event.is_match and kept >= keep:
                 more = True
@@ -85,9 +85,10 @@ def matching_lines(
 ) -> dict[str, tuple[SourceLine, ...]]:
     """The first `keep` matching lines of each of `files`, by file as given: one rg run
     for all of them (each named, so rg reads each as `scan_file` does), not one each."""
-    given = {operand(file): file for file in files}
+    handed = {file: launch.operand(file) for file in files}
+    given = {operand(handed[file]): file for file in files}
     found: dict[str, list[SourceLine]] = {file: [] for file in files}
-    with RgRun(json_argv(rg, query, files, max_count=keep), launch) as run:
+    with RgRun(json_argv(rg, query, [handed[f] for f in files], max_count=keep), launch) as run:
         for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
             lines = found.get(given.get(event.path, ""))
             if lines is None:
@@ -242,7 +243,7 @@ def window_matches(
     window; before it, only each block's last line number is read.
     """
     found: dict[int, Span | None] = {}
-    with RgRun(json_argv(rg, query, file), launch) as run:
+    with RgRun(json_argv(rg, query, launch.operand(file)), launch) as run:
         for number, span in _match_fields(run.chunks(), start):
             if number > end:
                 run.stop()

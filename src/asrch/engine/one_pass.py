@@ -414,11 +414,12 @@ def count_terms(
     """One Tally per query under the directory `target`, each its own path-ordered
     scan cut at `cap`: one rg run over the tree, its lines judged per query as they come."""
     # The filters (D30, one set for every term) drop files before anything is kept.
-    kept = kept_by_filters(queries[0], target) if queries[0].filters.active else None
+    given = launch.operand(target)
+    kept = kept_by_filters(queries[0], target, given) if queries[0].filters.active else None
     files = _Files(kept)
     with (
         ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool,
-        RgRun(lines_argv(rg, queries, target), launch, pipe_size=_PIPE) as run,
+        RgRun(lines_argv(rg, queries, given), launch, pipe_size=_PIPE) as run,
     ):
         judge = _Judge(rg, queries, cap=cap, launch=launch, pool=pool)
         streams: _Streams | None = None
@@ -445,7 +446,13 @@ def count_terms(
     order = sorted(map(rg_path_order, binary if binary_kept is None else binary_kept))
     return [
         cut_at_cap(
-            files.in_order(counts), target, said, cap=cap, binary=binary_kept, binary_order=order
+            files.in_order(counts),
+            target,
+            said,
+            cap=cap,
+            binary=binary_kept,
+            binary_order=order,
+            given=given,
         )
         for counts in found
     ]

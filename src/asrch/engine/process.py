@@ -10,11 +10,14 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
-from typing import IO, NamedTuple
+from typing import IO, TYPE_CHECKING, NamedTuple
 
 from asrch.domain.errors import EngineError
 from asrch.domain.text_safety import quote
 from asrch.engine.stderr import RgSaid, judge, operands, read_stderr
+
+if TYPE_CHECKING:
+    from asrch.engine.pins import Pins
 
 _CHUNK = 1 << 16
 
@@ -122,10 +125,18 @@ class Launch(NamedTuple):
     cwd: str | None = None
     children: Children | None = None
     env: Mapping[str, str] | None = None
+    pins: "Pins | None" = None
+    """An MCP call's: every path read is the object pinned for it (`engine.pins`)."""
 
     def here(self, path: str) -> str:
         """`path` as this process must spell it to open what rg, in `cwd`, opens."""
+        if self.pins is not None:
+            return self.pins.here(path)
         return path if self.cwd is None else os.path.join(self.cwd, path)
+
+    def operand(self, path: str) -> str:
+        """`path` as rg, started in `cwd`, is handed it: itself, or its pinned object."""
+        return path if self.pins is None else self.pins.here(path)
 
     def stop_all(self) -> None:
         """Kill every rg child still running that this launch answers for (a sibling

@@ -764,8 +764,10 @@ def _target(line: SourceLine, text: bytes) -> int:
 class TreeSitterScopes:
     """`Scopes` by tree-sitter, reading files as the searcher does from `cwd`."""
 
-    def __init__(self, cwd: str | None = None) -> None:
+    def __init__(self, cwd: str | None = None, here: Callable[[str], str] | None = None) -> None:
         self._cwd = cwd
+        self._here = here
+        """How a file is spelled to be opened (an MCP call's pinned object)."""
 
     def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
         grammar = grammar_of(file)
@@ -826,7 +828,10 @@ class TreeSitterScopes:
         """The file's bytes, if it is a regular file of at most `SCOPE_MAX_BYTES`: opened
         without blocking (a FIFO swapped in since rg read the file would block `open`
         forever), and read to its end."""
-        path = file if self._cwd is None else os.path.join(self._cwd, file)
+        if self._here is not None:
+            path = self._here(file)  # an MCP call's pinned object (engine/pins.py)
+        else:
+            path = file if self._cwd is None else os.path.join(self._cwd, file)
         flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
         try:
             fd = os.open(path, flags)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
     from asrch.domain.ports import Scopes
     from asrch.domain.query import Query
+    from asrch.engine.pins import Pins
 
 # The plans are imported by the operation that runs them: `scout` never loads the JSON
 # parsers or a thread pool (and its `logging`), which start-up would otherwise pay for.
@@ -59,12 +60,15 @@ class RipgrepSearcher:
         children: Children | None = None,
         environ: Mapping[str, str] | None = None,
         census: bool = True,
+        pins: Pins | None = None,
     ) -> None:
+        """`pins`: an MCP call's, through which every path is read (`engine.pins`)."""
         self.census = census
         self._rg = rg
         self._environ = environ
         given = cwd is not None or children is not None or environ is not None
-        self._launch = Launch(cwd, children, env=environ) if given else HERE
+        given = given or pins is not None
+        self._launch = Launch(cwd, children, env=environ, pins=pins) if given else HERE
 
     @property
     def rg(self) -> str:
@@ -73,8 +77,12 @@ class RipgrepSearcher:
         return self._rg
 
     def inspect(self, path: str) -> PathStatus:
+        pins = self._launch.pins
+        failed = None if pins is None else pins.failure(path)
         path = self._launch.here(path)
         try:
+            if failed is not None:  # not pinned: what the open said (a swap reads so)
+                raise failed
             mode = os.stat(path).st_mode
         except FileNotFoundError:
             return PathStatus(PathKind.MISSING)
@@ -133,11 +141,15 @@ class RipgrepSearcher:
         return reason_of(said.complaint or f"exit status {returncode}")
 
     def walk(self, target: str) -> list[str]:
-        from asrch.engine.argv import files_argv
+        from asrch.engine.argv import as_typed, files_argv
         from asrch.engine.process import run_to_end
 
-        output, _ = run_to_end(files_argv(self.rg, target), self._launch)
-        return [path.decode("utf-8", "surrogateescape") for path in output.split(b"\0")[:-1]]
+        given = self._launch.operand(target)
+        output, _ = run_to_end(files_argv(self.rg, given), self._launch)
+        return [
+            as_typed(path.decode("utf-8", "surrogateescape"), target, given)
+            for path in output.split(b"\0")[:-1]
+        ]
 
     def file_types(self) -> dict[str, tuple[str, ...]]:
         from asrch.engine.argv import type_list_argv
@@ -157,10 +169,15 @@ class RipgrepSearcher:
         # A parse, not a search: its own adapter, reading files from the same directory.
         from asrch.engine.scopes import TreeSitterScopes
 
-        return TreeSitterScopes(cwd=self._launch.cwd)
+        return TreeSitterScopes(cwd=self._launch.cwd, here=self._launch.here)
 
     def resolve(self, path: str) -> str:
-        return os.path.realpath(self._launch.here(path))
+        try:
+            return os.path.realpath(self._launch.here(path))
+        except OSError:
+            # A path that changed kind while it was resolved (ELOOP, EINVAL, ENOENT):
+            # where it lands is not knowable; its spelling from the directory stands.
+            return os.path.normpath(os.path.join(self._launch.cwd or os.getcwd(), path))
 
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """Several counting rg children at once, one per (query, target), results in order."""

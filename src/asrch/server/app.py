@@ -38,6 +38,7 @@ from asrch.contract.models import validated
 from asrch.contract.schema import schema
 from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.text_safety import quote
+from asrch.engine import pins
 from asrch.engine.process import Children
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line
@@ -89,15 +90,21 @@ class Calls:
             children.stop()
 
     def _run(self, work: Work, children: Children) -> CallToolResult:
+        # Closed when this thread ends, not when the call does: an abandoned (cancelled)
+        # thread may still name its pinned objects until it finds its rg gone.
+        held = None
         try:
+            if pins.SUPPORTED:
+                held = pins.Pins(self.roots.real)
             # D45: rg's binary census only where it is carried: the structured answer.
             searcher = RipgrepSearcher(
                 self._engine.rg,
                 cwd=self.roots.first,
                 children=children,
                 census=self.structured,
+                pins=held,
             )
-            answered = work(searcher)
+            answered = work(searcher, held)
             if not self.structured:
                 return CallToolResult(content=_text(answered.text))
             structured = validated(answer(answered.report)).model_dump(mode="json")
@@ -106,6 +113,9 @@ class Calls:
             return _refusal(error_line(exc, TOOL))
         except Exception as exc:  # a bug: one line, as the command line says it (D20)
             return _refusal(internal_error_line(exc))
+        finally:
+            if held is not None:
+                held.close()
 
 
 @cache

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from asrch.domain.errors import InputError
 from asrch.domain.text_safety import quote
+from asrch.engine.pins import Pins
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,7 @@ class Roots:
     def first(self) -> str:
         return self.real[0]
 
-    def confine(self, path: str, what: str = "path") -> str:
+    def confine(self, path: str, what: str = "path", pins: Pins | None = None) -> str:
         """What the search is given for `path` if it resolves inside a root (else the
         one-line refusal): what was checked, so that a symlink swapped between the
         check and rg's open cannot lead it elsewhere (issue 20, item 9).
@@ -51,18 +52,31 @@ class Roots:
         A path through a symlink or with a `..` is given as where it resolves: relative
         to the first root if it was relative and lands under it, else absolute. Any
         other path is given as typed: what rg opens is then what was checked, component
-        by component (`./src/net/` stays as the command line would print it)."""
+        by component (`./src/net/` stays as the command line would print it).
+
+        With `pins` (Linux), what is given is also opened there and then, from the root
+        without following a symlink (`engine.pins`): whatever the name means later, the
+        call reads that object (issue 32, item 1)."""
         refuse_nul(path, what)
         if path == "":
             return path  # the use case's own error names it
         joined = os.path.join(self.first, path)
-        landed = os.path.realpath(joined)
+        try:
+            landed = os.path.realpath(joined)
+        except OSError:
+            # A component changed kind while it was resolved (EINVAL, ENOENT): read
+            # where it lands as unknown; the pin below says what it is now, or fails.
+            landed = os.path.normpath(joined)
         if any(_within(landed, root) for root in self.real):
             if ".." not in path.split("/") and landed == os.path.normpath(joined):
-                return path
-            if os.path.isabs(path) or not _within(landed, self.first):
-                return landed
-            return os.path.relpath(landed, self.first)
+                given = path
+            elif os.path.isabs(path) or not _within(landed, self.first):
+                given = landed
+            else:
+                given = os.path.relpath(landed, self.first)
+            if pins is not None:
+                pins.here(given)
+            return given
         listed = ", ".join(quote(root) for root in self.real)
         raise InputError(
             f"{what} {quote(path)} is outside the server's roots ({listed}); "

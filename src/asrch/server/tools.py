@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from asrch.commands.table import COMMANDS, Command, run
 from asrch.domain.ports import Searcher
+from asrch.engine.pins import Pins
 from asrch.server.roots import Roots, refuse_nul
 from asrch.spelling import TOOL
 
@@ -24,13 +25,17 @@ class Answered(NamedTuple):
     text: str
 
 
-Work = Callable[[Searcher], Answered]
-"""One tool call once it has a searcher: check the paths, run the use case, render."""
+Work = Callable[[Searcher, "Pins | None"], Answered]
+"""One tool call once it has a searcher and the call's pins (`engine.pins`, the objects
+its paths name): check the paths, run the use case, render."""
 
 
-def checked(command: Command[Any], roots: Roots, given: Mapping[str, Any]) -> dict[str, Any]:
-    """The call's values by argument name, each path confined to the roots and each
-    string free of NUL, in the table's order (the first refusal is the one reported)."""
+def checked(
+    command: Command[Any], roots: Roots, given: Mapping[str, Any], pins: Pins | None = None
+) -> dict[str, Any]:
+    """The call's values by argument name, each path confined to the roots (and pinned
+    in `pins`) and each string free of NUL, in the table's order (the first refusal is
+    the one reported)."""
     values: dict[str, Any] = {}
     for argument in command.tool_arguments:
         value = given.get(argument.tool_key)
@@ -41,7 +46,7 @@ def checked(command: Command[Any], roots: Roots, given: Mapping[str, Any]) -> di
                     refuse_nul(item, argument.shown if argument.positional else argument.tool_key)
             else:
                 # The use case gets what was checked (issue 20, item 9: `Roots.confine`).
-                confined = [roots.confine(item, argument.shown) for item in items]
+                confined = [roots.confine(item, argument.shown, pins) for item in items]
                 value = confined[0] if isinstance(value, str) else confined
         values[argument.name] = value
     return values
@@ -51,8 +56,8 @@ def work(name: str, roots: Roots, given: Mapping[str, Any]) -> Work:
     """The call of tool `name` with its validated arguments `given`."""
     command = COMMANDS[name]
 
-    def answer(searcher: Searcher) -> Answered:
-        values = checked(command, roots, given)
+    def answer(searcher: Searcher, pins: Pins | None = None) -> Answered:
+        values = checked(command, roots, given, pins)
         report = run(command, searcher, values)
         # Spelled as a tool's: arguments by the tool's names, the next step a call (D37).
         return Answered(report, command.render(report, TOOL))

@@ -1,0 +1,145 @@
+"""What an MCP call may read, pinned: each path opened from a root without following a
+symlink, and rg and asrch's own readers handed what was opened (issue 32, item 1).
+
+`Roots.confine` checks where a path resolves; a path is a name, and a name can be
+swapped for a symlink (a file, or any directory on the way) between that check and the
+moment rg or a reader opens it. So a call never hands a name to rg or `open`: every path
+it reads is opened here, component by component from a root's descriptor with
+`O_NOFOLLOW` (`O_PATH`: no read permission needed, a FIFO is not opened), and what rg
+and the readers get is `/proc/PID/fd/N`, that open object, whatever the name means by
+then. rg prints its paths under that operand; `as_typed` spells them back from the path
+as given. A path is opened once a call (the first use pins it: `confine` itself), so
+every rg run and every read of the call see the same object.
+
+Whatever is opened this way lies under a root: a relative path is opened from the first
+root's descriptor, an absolute one from the root it names, a path under a pinned path
+from that path's descriptor, and no symlink is followed on the way. `confine` hands on
+paths with no symlink and no `..` left in them, so a component that will not open
+without following one has been swapped: the path then reads as missing or unreadable
+(`failure`), never as what it now points at.
+
+Not pinned: what rg itself opens while walking a pinned directory (it never follows a
+symlink it meets there, D21; a directory swapped for one while rg is between its
+`readdir` and its `opendir` is rg's own window, docs/reliability.md).
+"""
+
+import contextlib
+import errno
+import os
+import stat
+import threading
+from collections.abc import Sequence
+
+_BASE = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC if hasattr(os, "O_PATH") else 0
+
+SUPPORTED = bool(_BASE) and os.path.isdir(f"/proc/{os.getpid()}/fd")
+"""Linux with /proc: elsewhere a call reads paths by name, as the command line does."""
+
+
+def _proc(fd: int) -> str:
+    # The parent's table, not `self`: rg opens the object asrch holds, no fd passing.
+    return f"/proc/{os.getpid()}/fd/{fd}"
+
+
+_ABSENT = f"/proc/{os.getpid()}/fd/-1"
+"""A path that cannot exist: handed on for a path that could not be pinned."""
+
+
+class Pins:
+    """The objects one call has opened, by the path as the call spells it; `close()`
+    when the call ends."""
+
+    def __init__(self, roots: Sequence[str]) -> None:
+        """`roots`: each root's real path (the first is where a relative path starts),
+        opened now; a root that cannot be opened pins nothing under it."""
+        self._roots: list[tuple[str, int]] = []
+        self._first = roots[0] if roots else ""
+        self._held: dict[str, int] = {}
+        try:
+            for real in roots:
+                with contextlib.suppress(OSError):
+                    self._roots.append((real, os.open(real, _BASE | os.O_DIRECTORY)))
+        except BaseException:
+            self.close()
+            raise
+        self._failed: dict[str, OSError] = {}
+        self._lock = threading.Lock()
+
+    def here(self, path: str) -> str:
+        """What to open (or hand rg) for `path`: its pinned object's /proc path."""
+        with self._lock:
+            fd = self._held.get(path)
+            if fd is None and path not in self._failed:
+                try:
+                    fd = self._open(path)
+                except OSError as exc:
+                    self._failed[path] = exc
+                else:
+                    self._held[path] = fd
+        if fd is None:
+            return _ABSENT
+        return _proc(fd) + "/" * (len(path) - len(path.rstrip("/")))
+
+    def failure(self, path: str) -> OSError | None:
+        """Why `path` could not be pinned (None: it was, or has not been asked)."""
+        self.here(path)
+        return self._failed.get(path)
+
+    def close(self) -> None:
+        with self._lock:
+            held = [*self._held.values(), *(fd for _, fd in self._roots)]
+            self._held.clear()
+            self._roots.clear()
+        for fd in held:
+            os.close(fd)
+
+    def _open(self, path: str) -> int:
+        """Open `path` from the nearest pinned path above it, or from its root."""
+        base, rest = self._base(path)
+        parts = [part for part in rest.split("/") if part not in ("", ".")]
+        if ".." in parts:
+            raise OSError(errno.EACCES, "a path with .. is not read here", path)
+        fd = os.dup(base) if not parts else _open_at(base, parts)
+        try:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISLNK(mode):
+                raise OSError(errno.ELOOP, os.strerror(errno.ELOOP), path)
+            if path.endswith("/") and not stat.S_ISDIR(mode):
+                raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _base(self, path: str) -> tuple[int, str]:
+        """The descriptor a path starts from, and the rest of the path below it."""
+        best, base = "", -1
+        for held, fd in self._held.items():
+            key = held.rstrip("/")
+            if key and len(key) > len(best) and path.startswith(key + "/"):
+                best, base = key, fd
+        if best:
+            return base, path[len(best) :]
+        if not path.startswith("/") and self._roots and self._roots[0][0] == self._first:
+            return self._roots[0][1], path
+        for real, fd in self._roots:
+            if path == real or path.startswith(real.rstrip("/") + "/"):
+                return fd, path[len(real) :]
+        raise OSError(errno.EACCES, "outside the roots", path)
+
+
+def _open_at(base: int, parts: list[str]) -> int:
+    """Open `parts` below the directory `base`, each a directory but the last, none a
+    symlink."""
+    fd = base
+    try:
+        for part in parts[:-1]:
+            opened = os.open(part, _BASE | os.O_DIRECTORY, dir_fd=fd)
+            if fd != base:
+                os.close(fd)
+            fd = opened
+        last = os.open(parts[-1], _BASE, dir_fd=fd)
+    finally:
+        if fd != base:
+            os.close(fd)
+    return last
