@@ -168,3 +168,83 @@ def test_the_walks_fast_keeper_agrees_with_keeps(
     # the working directory has a leading empty one (issue 20, item 3).
     expected = filters.keeps(printed, below=len(filters.parts(target)))
     assert filters.keeper(target)(printed) is expected, (printed, globs, types)
+
+
+# Issue 32, item 2: matching is linear (an automaton, or a regex that provably is).
+
+from asrch.domain.glob_match import Either, Matcher, One, Star, as_regex  # noqa: E402
+from asrch.domain.limits import GLOB_MAX  # noqa: E402
+
+
+def _reference(nodes: tuple[object, ...]) -> str:
+    """The backtracking regex of `nodes`, as filters translated globs before (a test
+    oracle only: it is the one that takes minutes on a hostile glob)."""
+    out = []
+    for node in nodes:
+        if isinstance(node, One):
+            out.append(node.regex)
+        elif isinstance(node, Star):
+            out.append(f"{node.regex}*")
+        else:
+            assert isinstance(node, Either)
+            out.append("(?:" + "|".join(_reference(c) for c in node.choices) + ")")
+    return "".join(out)
+
+
+GLOB_TOKENS = ("*", "**", "?", "a", "b", "/", ".", "[ab]", "[!a]", "[/]", "{a,b*}", "\\*", "x/")
+NAME_CHARS = st.sampled_from(["a", "b", "/", ".", "x", "*", "\udc80"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    glob=st.lists(st.sampled_from(GLOB_TOKENS), min_size=1, max_size=7).map("".join),
+    names=st.lists(st.lists(NAME_CHARS, max_size=12).map("".join), min_size=1, max_size=8),
+)
+def test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one(
+    glob: str, names: list[str]
+) -> None:
+    import re
+
+    try:
+        compiled = compile_glob(glob)
+    except InputError:
+        return
+    reference = re.compile(_reference(compiled.nodes), re.DOTALL)
+    automaton = Matcher((compiled.nodes,))
+    body = compiled.nodes if compiled.anchored else compiled.nodes[1:]
+    linear = as_regex(body, anchored=compiled.anchored)
+    for name in names:
+        expected = reference.fullmatch(name) is not None
+        assert automaton.fullmatch(name) is expected, (glob, name)
+        if linear is not None:
+            assert (re.fullmatch(linear, name, re.DOTALL) is not None) is expected, (glob, name)
+        assert compiled.matches(name.split("/"), is_dir=False) is expected, (glob, name)
+
+
+def test_a_hostile_glob_is_matched_in_linear_time() -> None:
+    """`*a*…*a*b` against a name of `a`s took 39 s with 10 groups and 40 `a`s as a
+    backtracking regex; the automaton's work grows with the name's length times the
+    glob's: 400 `a`s and 40 groups are nothing (the old code would never end here)."""
+    glob = "*a" * 40 + "*b"
+    filters = make_filters((), (glob,), TYPES)
+    assert filters.includes[0].regex is None  # the automaton runs it
+    assert not filters.keeps("a" * 400)
+    assert filters.keeps("a" * 400 + "b")
+    assert not filters.keeper(".")("./" + "a" * 400)
+    assert not make_filters((), ("{a,a}" * 30 + "b",), TYPES).keeps("a" * 30)
+
+
+def test_a_glob_longer_than_the_limit_is_refused_in_one_short_line() -> None:
+    with pytest.raises(InputError) as refused:
+        compile_glob("*" * (GLOB_MAX + 1))
+    message = str(refused.value.message)
+    assert message == (
+        f'--glob "********************"... is {GLOB_MAX + 1} characters long; '
+        f"a glob may have at most {GLOB_MAX}"
+    )
+    compile_glob("a" * GLOB_MAX)  # the limit itself is allowed
+
+
+def test_a_reversed_range_is_an_input_error_as_in_rg() -> None:
+    with pytest.raises(InputError, match="not a valid glob: invalid character class"):
+        compile_glob("[c-a]x")

@@ -188,3 +188,14 @@ def test_surveys_one_pass_keeps_what_each_count_keeps(
     for target in (str(guarded), str(guarded / "src")):
         each = [SEARCHER.count(q, target, cap=SCAN_CAP) for q in queries]
         assert SEARCHER.count_terms(queries, target, cap=SCAN_CAP) == each
+
+
+def test_a_hostile_glob_keeps_what_rg_keeps(tmp_path: Path) -> None:
+    """Issue 32, item 2: 12 `*a` groups against a name of 40 `a`s (minutes as a
+    backtracking regex; rg's globset, like the automaton here, is linear)."""
+    names = ("a" * 40, "a" * 40 + "b", "d/" + "a" * 30 + "b", "ab", "b")
+    _tree(tmp_path, names)
+    for glob in ("*a" * 12 + "*b", "**/" + "*a" * 12 + "*", "!" + "*a" * 12 + "*b"):
+        filters = make_filters((), [glob], TYPES)
+        expected = _rg_files(tmp_path, f"--glob={glob}")
+        assert {f for f in _rg_files(tmp_path) if filters.keeps(f)} == expected, glob

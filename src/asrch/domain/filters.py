@@ -26,6 +26,9 @@ tests hold the two to each other on trees without ignore rules):
 - A trailing `/` matches directories only.
 - An include (`GLOB`) must match the file itself; an exclude (`!GLOB`) drops a file
   that it matches or that lies under a directory it matches below the searched path.
+- Matching is linear in the path and the glob (issue 32, item 2), as rg's is: a glob
+  runs as a Python regex only where that provably is (`glob_match.as_regex`), else as
+  an automaton (`glob_match.Matcher`); a glob is at most `GLOB_MAX` characters.
 A file is kept when it is of one of the `--type`s (if any), matches one of the include
 globs (if any), and matches none of the exclude globs; the order of the options does not
 matter (with rg, a later glob wins; here an exclude always does).
@@ -36,10 +39,21 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from asrch.domain.errors import InputError, UnknownTypeError
+from asrch.domain.glob_match import (
+    ANY_NAME,
+    ANY_PATH,
+    NOT_SLASH,
+    UNKNOWN,
+    Either,
+    Matcher,
+    Node,
+    as_regex,
+    char_class,
+    literal,
+)
+from asrch.domain.limits import GLOB_MAX
 from asrch.domain.text_safety import quote
 from asrch.domain.words import arg
-
-_ANY_NAME = "[^/]*"
 
 
 class _GlobError(ValueError):
@@ -59,7 +73,12 @@ def _class(pattern: str, start: int) -> tuple[str, int]:
         if char == "]" and not first:
             body = "".join(members)
             # As in rg's globs, a class may match `/` (`[!a]` does): only `*`, `?` stop.
-            return (f"[^{body}]" if negated else f"[{body}]"), i + 1
+            regex = f"[^{body}]" if negated else f"[{body}]"
+            try:
+                re.compile(regex)
+            except re.error as exc:  # `[c-a]`: rg says "invalid range" too
+                raise _GlobError(f"invalid character class: {exc.msg}") from None
+            return regex, i + 1
         if char == "-" and not first and i + 1 < len(pattern) and pattern[i + 1] != "]":
             members.append("-")
         else:
@@ -69,62 +88,69 @@ def _class(pattern: str, start: int) -> tuple[str, int]:
     raise _GlobError("unclosed character class; missing ']'")
 
 
-def _stars(pattern: str, start: int) -> tuple[str, int]:
-    """The regex of the `*` or `**` at `start`, and the index after it (and its `/`)."""
+def _stars(pattern: str, start: int) -> tuple[tuple[Node, ...], int]:
+    """The nodes of the `*` or `**` at `start`, and the index after it (and its `/`)."""
     if not pattern.startswith("**", start):
-        return _ANY_NAME, start + 1
+        return (ANY_NAME,), start + 1
     after = start + 2
     whole = (start == 0 or pattern[start - 1] == "/") and (
         after == len(pattern) or pattern[after] == "/"
     )
     if not whole:
-        return _ANY_NAME, after
+        return (ANY_NAME,), after
     if after == len(pattern):
-        return ".*", after
-    return "(?:[^/]*/)*", after + 1
+        return (ANY_PATH,), after
+    # `**/`: no component, or any whose last character is a `/`.
+    return (_ANY_DIRECTORIES,), after + 1
 
 
-def translate(pattern: str) -> str:
-    """The regex (to be matched whole) of one glob, `!` and edge `/`s already removed."""
-    out: list[str] = []
+_ANY_DIRECTORIES = Either(((), (ANY_PATH, literal("/"))))
+
+
+def parse(pattern: str) -> tuple[Node, ...]:
+    """The nodes of one glob, matched whole, `!` and edge `/`s already removed."""
+    out: list[Node] = []
+    choices: list[tuple[Node, ...]] | None = None
+    """The alternatives closed so far while inside `{...}`."""
+    outer: list[Node] = []
     i = 0
     size = len(pattern)
-    alternates = False
     while i < size:
         char = pattern[i]
         if char == "*":
-            regex, i = _stars(pattern, i)
-            out.append(regex)
+            nodes, i = _stars(pattern, i)
+            out.extend(nodes)
         elif char == "?":
-            out.append("[^/]")
+            out.append(NOT_SLASH)
             i += 1
         elif char == "[":
             regex, i = _class(pattern, i)
-            out.append(regex)
+            out.append(char_class(regex))
         elif char == "{":
-            if alternates:
+            if choices is not None:
                 raise _GlobError("nested alternate groups are not allowed")
-            alternates = True
-            out.append("(?:")
+            choices, outer, out = [], out, []
             i += 1
-        elif char == "}" and alternates:
-            alternates = False
-            out.append(")")
+        elif char == "}" and choices is not None:
+            choices.append(tuple(out))
+            outer.append(Either(tuple(choices)))
+            choices, out = None, outer
             i += 1
-        elif char == "," and alternates:
-            out.append("|")
+        elif char == "," and choices is not None:
+            choices.append(tuple(out))
+            out = []
             i += 1
         elif char == "\\":
             if i + 1 == size:
                 raise _GlobError("dangling '\\'")
-            out.append(re.escape(pattern[i + 1]))
+            out.append(literal(pattern[i + 1]))
             i += 2
         else:
-            out.append(re.escape(char))
+            out.append(literal(char))
             i += 1
-    if alternates:
+    if choices is not None:
         raise _GlobError("unclosed alternate group; missing '}'")
-    return "".join(out)
+    return tuple(out)
 
 
 class Glob(NamedTuple):
@@ -134,17 +160,31 @@ class Glob(NamedTuple):
     exclude: bool
     anchored: bool
     directories_only: bool
-    regex: re.Pattern[str]
+    nodes: tuple[Node, ...]
+    """What it matches, whole (`glob_match`), the unanchored prefix included."""
+    regex: "re.Pattern[str] | None"
+    """The same as a regex, where one runs in linear time (`as_regex`), else None."""
+    matcher: Matcher | None
+    """The automaton that runs it (`glob_match`) when it has no such regex."""
 
     def matches(self, parts: Sequence[str], *, is_dir: bool) -> bool:
         """Whether the entry `parts` (components below the searched path) matches."""
         if self.directories_only and not is_dir:
             return False
-        return self.regex.fullmatch("/".join(parts)) is not None
+        path = "/".join(parts)
+        if self.matcher is None:
+            return self.regex is not None and self.regex.fullmatch(path) is not None
+        return self.matcher.fullmatch(path)
 
 
 def compile_glob(text: str) -> Glob:
     """One `--glob` value, or an input error naming it and what is wrong."""
+    if len(text) > GLOB_MAX:
+        # Its head only: the value may be a megabyte, the error is one short line.
+        raise InputError(
+            f"{arg('glob')} {quote(text[:20])}... is {len(text)} characters long; "
+            f"a glob may have at most {GLOB_MAX}"
+        )
     exclude = text.startswith("!")
     pattern = text[1:] if exclude else text
     directories_only = pattern.endswith("/")
@@ -165,10 +205,15 @@ def compile_glob(text: str) -> Glob:
     try:
         # Unanchored, a glob matches after any number of leading directories, as rg's
         # `**/GLOB` does: mostly a name at any depth (`[!a]` can still span a `/`).
-        regex = re.compile(("" if anchored else "(?:.*/)?") + translate(pattern), re.DOTALL)
+        body = parse(pattern)
     except _GlobError as exc:
         raise InputError(f"{arg('glob')} {quote(text)} is not a valid glob: {exc}") from None
-    return Glob(text, exclude, anchored, directories_only, regex)
+    nodes = body if anchored else (_ANY_DIRECTORIES, *body)
+    linear = as_regex(body, anchored=anchored)
+    if linear is None:
+        return Glob(text, exclude, anchored, directories_only, nodes, None, Matcher((nodes,)))
+    regex = re.compile(linear, re.DOTALL)
+    return Glob(text, exclude, anchored, directories_only, nodes, regex, None)
 
 
 class Filters(NamedTuple):
@@ -191,8 +236,9 @@ class Filters(NamedTuple):
     def keeper(self, target: str) -> "Callable[[str], bool]":
         """`keeps` for the paths a walk of `target` prints (`target`, a `/` unless it
         ends in one, the names below it), fast enough for every file of a tree: each
-        kind of glob is one regex, the path is normalized once, and each directory's
-        verdict is kept for the files that share it."""
+        kind of glob is one linear regex and one automaton at most, the path is
+        normalized once, and each directory's verdict (and automaton state) is kept for
+        the files that share it."""
         rooted = self.parts(target)
         base = "/".join(rooted)
         cut = len(target)
@@ -200,6 +246,31 @@ class Filters(NamedTuple):
         files_out = _either(self.excludes, files=True)
         dirs_out = _either(self.excludes)
         verdicts: dict[str, bool] = {}
+        reached: dict[tuple[int, str], int] = {}
+        """Each automaton's state after a directory (`dir/`), shared by its files."""
+
+        def automaton(matcher: Matcher | None, full: str) -> bool:
+            if matcher is None:
+                return False
+            slash = full.rfind("/") + 1
+            key = (id(matcher), full[:slash])
+            state = reached.get(key)
+            if state is None:
+                state = reached[key] = matcher.run(matcher.start, full[:slash])
+            if state != UNKNOWN:
+                state = matcher.run(state, full[slash:])
+            return matcher.fullmatch(full) if state == UNKNOWN else matcher.accepts(state)
+
+        def split(either: _Either | None) -> tuple[bool, Callable[[str], object], Matcher | None]:
+            """Whether `either` is given, its regex's fullmatch, its automaton."""
+            if either is None:
+                return False, _never, None
+            regex = either.regex.fullmatch if either.regex is not None else _never
+            return True, regex, either.matcher
+
+        by_type, type_regex, type_automaton = split(types)
+        by_include, include_regex, include_automaton = split(includes)
+        by_exclude, exclude_regex, exclude_automaton = split(files_out)
 
         def excluded_dir(directory: str) -> bool:
             """Whether `directory` (below the target) or one above it (still below the
@@ -208,7 +279,7 @@ class Filters(NamedTuple):
             if known is None:
                 parent = directory.rpartition("/")[0]
                 known = (len(parent) > len(base) and excluded_dir(parent)) or bool(
-                    dirs_out and dirs_out.fullmatch(directory)
+                    dirs_out and dirs_out.test(directory)
                 )
                 verdicts[directory] = known
             return known
@@ -219,11 +290,11 @@ class Filters(NamedTuple):
             rest = path[cut:].lstrip("/")
             # `/` outside the working directory is one empty component: `/a`, not `a`.
             full = f"{base}/{rest}" if rooted else rest
-            if types and not types.fullmatch(full):
+            if by_type and not (type_regex(full) or automaton(type_automaton, full)):
                 return False
-            if includes and not includes.fullmatch(full):
+            if by_include and not (include_regex(full) or automaton(include_automaton, full)):
                 return False
-            if files_out and files_out.fullmatch(full):
+            if by_exclude and (exclude_regex(full) or automaton(exclude_automaton, full)):
                 return False
             slash = full.rfind("/")
             return not (dirs_out and slash > len(base) and excluded_dir(full[:slash]))
@@ -277,13 +348,31 @@ class Filters(NamedTuple):
         return " and ".join(reasons)
 
 
-def _either(globs: Sequence[Glob], *, files: bool = False) -> "re.Pattern[str] | None":
-    """One regex matching a path any of `globs` matches (`files`: leave out those that
-    match directories only), or None for none."""
+def _either(globs: Sequence[Glob], *, files: bool = False) -> "_Either | None":
+    """One test of a path that any of `globs` matches (`files`: leave out those that
+    match directories only), or None for none: a regex of those that have a linear
+    one (alternatives tried in turn: still linear), an automaton of the rest."""
     chosen = [g for g in globs if not (files and g.directories_only)]
     if not chosen:
         return None
-    return re.compile("|".join(f"(?:{g.regex.pattern})" for g in chosen), re.DOTALL)
+    regexes = [g.regex.pattern for g in chosen if g.regex is not None]
+    rest = [g.nodes for g in chosen if g.regex is None]
+    regex = re.compile("|".join(f"(?:{r})" for r in regexes), re.DOTALL) if regexes else None
+    return _Either(regex, Matcher(rest) if rest else None)
+
+
+def _never(path: str) -> None:
+    return None
+
+
+class _Either(NamedTuple):
+    regex: "re.Pattern[str] | None"
+    matcher: Matcher | None
+
+    def test(self, path: str) -> bool:
+        if self.regex is not None and self.regex.fullmatch(path):
+            return True
+        return self.matcher is not None and self.matcher.fullmatch(path)
 
 
 NO_FILTERS = Filters()

@@ -68,3 +68,7 @@ and one error); past it, no scope lines for the file."""
 SCOPE_NODE_VISITS = 200_000
 """Nodes the walk from the top of a file to its asked lines may visit in all (each node's
 verdict is kept for the file's other lines); past it, the remaining lines get none."""
+
+GLOB_MAX = 1_000
+"""Characters in one `--glob` value (issue 32, item 2): matching is linear in the glob's
+length too, once per file of a tree."""
