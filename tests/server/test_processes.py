@@ -171,6 +171,20 @@ def test_a_client_that_hangs_up_leaves_no_rg_behind(served: Served) -> None:
     assert "Traceback" not in served.stderr()
 
 
+def test_a_client_that_goes_away_ends_the_server_at_once(served: Served) -> None:
+    """Issue 32, item 3: at the end of stdin the server answers what it has read
+    (within `DRAIN_SECONDS`), but a client that no longer reads stdout cannot be
+    answered: the running call is cancelled and the server exits well before the bound."""
+    from asrch.server.wire import DRAIN_SECONDS
+
+    assert served.process.stdin is not None and served.process.stdout is not None
+    served.process.stdout.close()
+    served.process.stdin.close()
+    assert served.process.wait(timeout=DRAIN_SECONDS / 2) == 0
+    wait_for(lambda: _gone(recorded(served.pids), served.process.pid), timeout=5)
+    assert "Traceback" not in served.stderr()
+
+
 def test_sigterm_ends_the_server_cleanly_and_its_rg_with_it(served: Served) -> None:
     served.process.send_signal(signal.SIGTERM)
     assert served.process.wait(timeout=20) == 0

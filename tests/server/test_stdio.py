@@ -143,3 +143,90 @@ def test_asrch_mcp_reads_a_stdin_that_cannot_be_polled(corpus: Path, tmp_path: P
         assert b"Traceback" not in done.stderr and b"error:" not in done.stderr
         answers = [json.loads(line) for line in done.stdout.splitlines()]
         assert all(answer.get("id") == 1 for answer in answers), answers
+
+
+# --- issue 32, item 3: what comes before the end of stdin, and lines that cannot be ---
+
+SCRIPT = [
+    initialize(1),
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    {
+        "jsonrpc": "2.0",
+        "id": 3,
+        "method": "tools/call",
+        "params": {"name": "scout", "arguments": {"query": "connect"}},
+    },
+]
+
+
+def _serve_bytes(corpus: Path, data: bytes, *, as_file: Path | None = None) -> tuple[Any, int]:
+    """`asrch mcp` fed `data` (through a pipe, or from the file `as_file`) to its end:
+    its answers, and its peak resident memory in KiB (by /usr/bin/time: a child forked
+    from this process would carry this process's size in its own peak)."""
+    if as_file is not None:
+        as_file.write_bytes(data)
+    with (as_file or Path(os.devnull)).open("rb") as source:
+        process = subprocess.Popen(
+            ["/usr/bin/time", "-f", "peak %M", ASRCH, "mcp"],
+            cwd=corpus,
+            stdin=source if as_file is not None else subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    if as_file is None:
+        assert process.stdin is not None
+        with process.stdin:
+            process.stdin.write(data)
+        process.stdin = None
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0, stderr
+    assert b"Traceback" not in stderr, stderr
+    answers = [json.loads(line) for line in stdout.splitlines()]
+    return answers, int(stderr.decode().rsplit("peak ", 1)[1])
+
+
+def _script(*messages: dict[str, Any]) -> bytes:
+    return b"".join(json.dumps(m).encode() + b"\n" for m in messages)
+
+
+def test_every_request_before_the_end_of_stdin_is_answered(corpus: Path, tmp_path: Path) -> None:
+    """`asrch mcp < req.jsonl` (and the same through a pipe): initialize, tools/list and
+    tools/call all answered, the call with its result, before the server exits."""
+    for as_file in (tmp_path / "req.jsonl", None):
+        answers, _ = _serve_bytes(corpus, _script(*SCRIPT), as_file=as_file)
+        by_id = {answer["id"]: answer for answer in answers}
+        assert sorted(by_id) == [1, 2, 3], answers
+        assert "result" in by_id[3], by_id[3]
+        text = by_id[3]["result"]["content"][0]["text"]
+        assert text == tool_text(run_cli(corpus, "scout", "connect").out)
+
+
+def test_a_line_that_is_not_utf8_is_a_parse_error_not_a_search(corpus: Path) -> None:
+    bad = json.dumps(SCRIPT[3]).encode().replace(b"connect", b"conn\xffect")
+    after = {**SCRIPT[2], "id": 4}
+    answers, _ = _serve_bytes(corpus, _script(*SCRIPT[:3]) + bad + b"\n" + _script(after))
+    refused = [a for a in answers if a["id"] is None]
+    assert len(refused) == 1, answers
+    assert refused[0]["error"]["code"] == -32700
+    assert "not UTF-8 (byte 0xff at offset" in refused[0]["error"]["message"]
+    assert [a["id"] for a in answers if a["id"] is not None] == [1, 2, 4]
+
+
+def test_a_request_line_over_the_bound_is_refused_and_memory_stays_bounded(
+    corpus: Path,
+) -> None:
+    """A 200 MB line (no LF for 200 MB, then the rest of a request) is answered with
+    -32600 once it passes 1 MiB and skipped to its end, in chunks: the server's peak
+    memory stays far below the line (issue 32: a 300 MB line took 992 MB)."""
+    from asrch.server.stdio import REQUEST_LINE_MAX
+
+    huge = b'{"jsonrpc":"2.0","id":9,"method":"tools/list","x":"' + b"a" * (200 << 20) + b'"}\n'
+    # Before the fix, the line was read whole: the peak was about 3 times its size.
+    answers, peak_kib = _serve_bytes(corpus, _script(*SCRIPT[:2]) + huge + _script(SCRIPT[2]))
+    refused = [a for a in answers if a["id"] is None]
+    assert len(refused) == 1, [a.get("error") for a in answers]
+    assert refused[0]["error"]["code"] == -32600
+    assert f"at most {REQUEST_LINE_MAX} bytes" in refused[0]["error"]["message"]
+    assert [a["id"] for a in answers if a["id"] is not None] == [1, 2]
+    assert 0 < peak_kib < 150 * 1024, f"peak {peak_kib} KiB"
