@@ -199,3 +199,53 @@ def test_a_hostile_glob_keeps_what_rg_keeps(tmp_path: Path) -> None:
         filters = make_filters((), [glob], TYPES)
         expected = _rg_files(tmp_path, f"--glob={glob}")
         assert {f for f in _rg_files(tmp_path) if filters.keeps(f)} == expected, glob
+
+
+NESTED_FILES = ("a.py", "src/f1.py", "b/src/f3.py", "b/x/src/f4.py", "b/f5.py", "b/src/x/f6.py")
+NESTED_TOKENS = ("*", "**", "/", "src", "b", "x", "f3.py", "*.py", "!", "a.py", "f?.py", "/src")
+
+
+@pytest.fixture(scope="module")
+def nested(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("nested").resolve()
+    _tree(root / "t", NESTED_FILES)
+    return root / "t"
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(NESTED_TOKENS), min_size=1, max_size=4).map("".join), max_size=2
+    ),
+    st.sampled_from(["", "/", "//"]),
+    st.sampled_from(["b", "b/x"]),
+)
+def test_a_search_above_the_working_directory_decides_per_file_as_rg(
+    nested: Path, drawn: list[str], spelling: str, below: str
+) -> None:
+    """Issue 32, item 5: `cd t/b; rg --glob 'src/*' … /abs/t` matches the files under
+    the working directory from there (`src/f3.py`), the others whole; so do the filters."""
+    given_globs = [g for g in drawn if g not in ("!", "")]
+    cwd = nested / below
+    try:
+        filters = make_filters((), given_globs, TYPES, cwd=str(cwd))
+    except InputError:
+        assume(False)
+        raise
+    target = str(nested).replace("/", spelling, 1) if spelling else str(nested)
+    ordered = [g for g in given_globs if not g.startswith("!")]
+    ordered += [g for g in given_globs if g.startswith("!")]
+
+    def listed(*options: str) -> set[str]:
+        argv = [RG, "--no-config", "--no-ignore", "--files", *options, "--", target]
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, check=False)
+        assert done.returncode in (0, 1), done.stderr
+        return set(done.stdout.decode().splitlines())
+
+    everything = listed()
+    assert len(everything) == len(NESTED_FILES)
+    expected = listed(*(f"--glob={g}" for g in ordered))
+    keeps = filters.keeper(target)
+    assert {f for f in everything if keeps(f)} == expected, (ordered, target, below)

@@ -22,7 +22,9 @@ tests hold the two to each other on trees without ignore rules):
   directory, `Filters.cwd`): under the working directory, as the path from there
   (`/home/u/proj/src/a.py` from `/home/u/proj` is `src/a.py`); anywhere else, whole,
   leading `/` included, so that an anchored glob never matches it and the names of its
-  ancestors (`tmp`, `build`) are never taken for the searched tree's.
+  ancestors (`tmp`, `build`) are never taken for the searched tree's. This is decided
+  per file: a search of an absolute path above the working directory matches the files
+  under the working directory from there, the others whole (issue 32, item 5).
 - A trailing `/` matches directories only.
 - An include (`GLOB`) must match the file itself; an exclude (`!GLOB`) drops a file
   that it matches or that lies under a directory it matches below the searched path.
@@ -240,6 +242,8 @@ class Filters(NamedTuple):
         normalized once, and each directory's verdict (and automaton state) is kept for
         the files that share it."""
         rooted = self.parts(target)
+        if self._above_cwd(target):
+            return self._per_file(target, len(rooted))
         base = "/".join(rooted)
         cut = len(target)
         types, includes = _either(self.type_globs), _either(self.includes)
@@ -298,6 +302,27 @@ class Filters(NamedTuple):
                 return False
             slash = full.rfind("/")
             return not (dirs_out and slash > len(base) and excluded_dir(full[:slash]))
+
+        return keeps
+
+    def _above_cwd(self, target: str) -> bool:
+        """Whether `target` is absolute and holds the working directory below it: rg
+        then matches the files under the working directory from there, and the others
+        whole, so the path's form is decided per file (issue 32, item 5)."""
+        if not (target.startswith("/") and self.cwd.startswith("/")):
+            return False
+        above, cwd = components(target), components(self.cwd)
+        return len(above) < len(cwd) and cwd[: len(above)] == above
+
+    def _per_file(self, target: str, below: int) -> "Callable[[str], bool]":
+        """`keeps` for a walk of `target` above the working directory: a file under the
+        working directory is matched from there (none of its components is the searched
+        path's own), any other whole, below the searched path's `below` components."""
+        cwd = components(self.cwd)
+
+        def keeps(path: str) -> bool:
+            under = components(path)[: len(cwd)] == cwd
+            return self.keeps(path, below=0 if under else below)
 
         return keeps
 
