@@ -18,6 +18,20 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line's process: its status, never a traceback. A signal that comes
+    while asrch is still importing (the first ~50 ms) ends it as one that comes while
+    it searches: exit 130, quietly (issue 32, item 8)."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return _INTERRUPTED
+
+
+_INTERRUPTED = 130
+"""`ExitStatus.INTERRUPTED`, without importing the module that says so."""
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # pydantic scans every installed distribution's entry points for plugins on the
     # first model it builds (~30 ms here, see bench/importtime.py); asrch uses none.
     # Set for this process only, before pydantic is imported.

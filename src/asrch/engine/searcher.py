@@ -172,12 +172,20 @@ class RipgrepSearcher:
         return TreeSitterScopes(cwd=self._launch.cwd, here=self._launch.here)
 
     def resolve(self, path: str) -> str:
+        """Where `path` lands, absolute, symlinks resolved; as well as can be told when
+        that cannot (issue 32, item 8): a component that changed kind while it was
+        resolved (EINVAL, ENOENT) leaves the path's own spelling, made absolute; a
+        working directory that no longer exists leaves the path as given (relative:
+        where it lands is unknown, as it is to rg, which matches globs whole then)."""
+        here = self._launch.here(path)
         try:
-            return os.path.realpath(self._launch.here(path))
+            return os.path.realpath(here)
         except OSError:
-            # A path that changed kind while it was resolved (ELOOP, EINVAL, ENOENT):
-            # where it lands is not knowable; its spelling from the directory stands.
-            return os.path.normpath(os.path.join(self._launch.cwd or os.getcwd(), path))
+            pass
+        try:
+            return os.path.normpath(os.path.join(os.getcwd(), here))
+        except OSError:
+            return os.path.normpath(here)
 
     def count_many(self, searches: Sequence[tuple[Query, str]], *, cap: int) -> list[Tally]:
         """Several counting rg children at once, one per (query, target), results in order."""
