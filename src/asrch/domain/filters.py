@@ -306,23 +306,24 @@ class Filters(NamedTuple):
         return keeps
 
     def _above_cwd(self, target: str) -> bool:
-        """Whether `target` is absolute and holds the working directory below it: rg
-        then matches the files under the working directory from there, and the others
-        whole, so the path's form is decided per file (issue 32, item 5)."""
-        if not (target.startswith("/") and self.cwd.startswith("/")):
-            return False
-        above, cwd = components(target), components(self.cwd)
-        return len(above) < len(cwd) and cwd[: len(above)] == above
+        """Whether the paths a walk of the absolute `target` prints may start with the
+        working directory: rg then matches those from there and the others whole, so
+        the path's form is decided per file (issue 32, item 5)."""
+        above = target.rstrip("/")
+        return (
+            target.startswith("/")
+            and self.cwd.startswith("/")
+            and self.cwd.startswith(above)
+            and len(self.cwd) > len(above)
+        )
 
     def _per_file(self, target: str, below: int) -> "Callable[[str], bool]":
         """`keeps` for a walk of `target` above the working directory: a file under the
         working directory is matched from there (none of its components is the searched
         path's own), any other whole, below the searched path's `below` components."""
-        cwd = components(self.cwd)
 
         def keeps(path: str) -> bool:
-            under = components(path)[: len(cwd)] == cwd
-            return self.keeps(path, below=0 if under else below)
+            return self.keeps(path, below=0 if path.startswith(self.cwd) else below)
 
         return keeps
 
@@ -333,9 +334,10 @@ class Filters(NamedTuple):
         parts = components(path)
         if not path.startswith("/"):
             return parts
-        base = components(self.cwd) if self.cwd.startswith("/") else None
-        if base is not None and parts[: len(base)] == base:
-            return parts[len(base) :]
+        # As rg's globs strip their root: the working directory as a prefix of the
+        # path's bytes (`//abs` is not under `/abs`), then one `/`.
+        if self.cwd.startswith("/") and path.startswith(self.cwd):
+            return components(path[len(self.cwd) :].removeprefix("/"))
         return ["", *parts]
 
     def keeps(self, path: str, *, below: int = 0) -> bool:

@@ -26,6 +26,36 @@ Unplaced = Literal["none", "no_grammar", "too_large", "unreadable", "uncertain"]
 too large to parse or could not be read; the parse cannot place the line (D31)."""
 
 
+class Excerpt(NamedTuple):
+    """What is kept of a line too long to hold (issue 32, item 10): only what the
+    800-byte rule (D8) can print, its head, the bytes around its first match and its
+    tail. `ranges` are the kept byte ranges of the line, in order and disjoint, whose
+    bytes joined are `SourceLine.text`; `size` is the whole line's, ending included."""
+
+    size: int
+    ranges: tuple[Span, ...]
+
+
+EXCERPT_MARGIN = 2048
+"""Bytes kept on each side of what can be printed: the line cap (800), the lead kept
+before a match (200), a character's bytes: every read the cut makes lies inside."""
+
+
+def excerpt_ranges(size: int, first_match: Span | None) -> tuple[Span, ...]:
+    """The ranges an `Excerpt` of a line of `size` bytes keeps: head, around the first
+    match, tail, merged where they meet."""
+    wanted = [(0, EXCERPT_MARGIN), (max(0, size - EXCERPT_MARGIN), size)]
+    if first_match is not None:
+        wanted.append((max(0, first_match[0] - EXCERPT_MARGIN), first_match[0] + EXCERPT_MARGIN))
+    merged: list[Span] = []
+    for start, end in sorted((s, min(e, size)) for s, e in wanted):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
 class SourceLine(NamedTuple):
     """One line of the searched file; `text` keeps the raw bytes, line ending included.
 
@@ -45,6 +75,8 @@ class SourceLine(NamedTuple):
     """The parse placed the line (`scope` is its whole chain; `()`: the top level), could
     not (False: `scope` is `()`, D48), or was not asked (None: a context line, a file with
     no grammar)."""
+    excerpt: Excerpt | None = None
+    """Set when `text` is only the printable parts of a line too long to hold."""
 
 
 class FileScan(NamedTuple):

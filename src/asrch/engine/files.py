@@ -9,9 +9,10 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from asrch.domain.errors import EngineError, InputError
-from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
+from asrch.domain.lines import Excerpt, FileScan, FileWindow, SourceLine, Span, excerpt_ranges
 from asrch.domain.query import Query
 from asrch.domain.text_safety import quote
 from asrch.engine.argv import count_argv, json_argv, operand
@@ -20,6 +21,8 @@ from asrch.engine.decoding import MARK_MAX, buffered_chunks, mark_of, utf16_as_u
 from asrch.engine.json_events import (
     _KEY,
     _LINE_NUMBER,
+    LONG_RECORD,
+    LineEvent,
     last_line_number,
     parse_events,
     split_lines,
@@ -63,9 +66,7 @@ def scan_file(
                 more = True
                 run.stop()
                 break
-            lines.append(
-                SourceLine(event.line_number, event.text, event.is_match, event.first_match)
-            )
+            lines.append(_source_line(event, file, launch))
             kept += event.is_match
         skipped = run.finish().skipped
     if not more:
@@ -96,9 +97,90 @@ def matching_lines(
                     f"rg printed a line of {quote(event.path)}, a file asrch did not name"
                 )
             if event.is_match and len(lines) < keep:
-                lines.append(SourceLine(event.line_number, event.text, True, event.first_match))
+                lines.append(_source_line(event, given[event.path], launch))
         run.finish()
     return {file: tuple(lines) for file, lines in found.items()}
+
+
+def _source_line(event: LineEvent, file: str, launch: Launch) -> SourceLine:
+    """The line of `event`; one too long to hold (`event.offset`) as its `Excerpt`,
+    read from the file where rg said the line starts."""
+    if event.offset is None:
+        return SourceLine(event.line_number, event.text, event.is_match, event.first_match)
+    text, excerpt = read_excerpt(file, event.offset, event.first_match, launch)
+    return SourceLine(event.line_number, text, event.is_match, event.first_match, excerpt=excerpt)
+
+
+def read_excerpt(
+    file: str, offset: int, first_match: Span | None, launch: Launch = HERE
+) -> tuple[bytes, Excerpt]:
+    """What can be printed of the line that starts at byte `offset` of `file` as rg reads
+    it (after a byte-order mark; UTF-16 decoded, `engine/decoding.py`), D8: its
+    `Excerpt` and the kept bytes. The line's length is found by reading on to its LF in
+    chunks; nothing but the excerpt is held."""
+    fd = _open_regular(file, launch)
+    try:
+        skip, codec = mark_of(os.pread(fd, MARK_MAX, 0))
+        if codec is None:
+            size = _line_size(_chunks_at(fd, skip + offset))
+            ranges = excerpt_ranges(size, first_match)
+            text = b"".join(os.pread(fd, e - s, skip + offset + s) for s, e in ranges)
+            return text, Excerpt(size, ranges)
+        # Decoded text cannot be read at an offset: read on to it, twice (its length
+        # first, then the kept ranges), holding only those.
+        size = _line_size(_from(_decoded(fd, skip, codec), offset))
+        ranges = excerpt_ranges(size, first_match)
+        kept = _ranges_of(_from(_decoded(fd, skip, codec), offset), ranges)
+        return kept, Excerpt(size, ranges)
+    finally:
+        os.close(fd)
+
+
+def _chunks_at(fd: int, at: int) -> Iterator[bytes]:
+    while chunk := os.pread(fd, _CHUNK, at):
+        yield chunk
+        at += len(chunk)
+
+
+def _decoded(fd: int, skip: int, codec: str) -> Iterator[bytes]:
+    os.lseek(fd, skip, os.SEEK_SET)
+    return utf16_as_utf8(_chunks(fd), codec)
+
+
+def _from(chunks: Iterable[bytes], offset: int) -> Iterator[bytes]:
+    """`chunks` from byte `offset` of what they hold on."""
+    for chunk in chunks:
+        if offset >= len(chunk):
+            offset -= len(chunk)
+            continue
+        yield chunk[offset:]
+        offset = 0
+
+
+def _line_size(chunks: Iterable[bytes]) -> int:
+    """Bytes up to and including the first LF of `chunks` (all of them if none)."""
+    size = 0
+    for chunk in chunks:
+        end = chunk.find(b"\n")
+        if end >= 0:
+            return size + end + 1
+        size += len(chunk)
+    return size
+
+
+def _ranges_of(chunks: Iterable[bytes], ranges: Sequence[Span]) -> bytes:
+    """The bytes of `ranges` (sorted, disjoint) of what `chunks` hold, joined."""
+    parts: list[bytes] = []
+    at = 0
+    for chunk in chunks:
+        for start, end in ranges:
+            low, high = max(start, at), min(end, at + len(chunk))
+            if low < high:
+                parts.append(chunk[low - at : high - at])
+        at += len(chunk)
+        if at >= ranges[-1][1]:
+            break
+    return b"".join(parts)
 
 
 def _open_regular(file: str, launch: Launch) -> int:
@@ -113,27 +195,46 @@ def _open_regular(file: str, launch: Launch) -> int:
     return fd
 
 
+class Unheld(NamedTuple):
+    """A window line longer than `read_lines` was told to hold: where it starts in the
+    file, and its size (its LF included)."""
+
+    offset: int
+    size: int
+
+
+def _whole(fd: int, begun: int, size: int, hold: int | None) -> bytes | Unheld:
+    """The line at `begun` of `size` bytes, read in one piece, or where it lies if it is
+    longer than `hold`."""
+    if hold is not None and size > hold:
+        return Unheld(begun, size)
+    return os.pread(fd, size, begun)
+
+
 def read_lines(
-    file: str, start: int, end: int, launch: Launch = HERE
-) -> tuple[list[tuple[int, bytes]], int]:
+    file: str, start: int, end: int, launch: Launch = HERE, *, hold: int | None = None
+) -> tuple[list[tuple[int, bytes | Unheld]], int]:
     """Lines `start..end` (LF kept) and the number of the file's last line, as rg reads
     the file: after a byte-order mark, the text rg decodes (`engine/decoding.py`), so
     every line number is rg's.
 
     Streams the file in chunks: memory is the window, not the file. Window lines are
     kept whole, as rg's JSON hands them to `show`: whether a line matches, and how many
-    bytes the 800-byte cap cuts, depend on all of it. A last line without LF still
-    counts; an empty file has last line 0.
+    bytes the 800-byte cap cuts, depend on all of it; in a file without a byte-order
+    mark, a line longer than `hold` is not read at all but said where it lies
+    (`Unheld`), so the caller reads what can be printed of it (issue 32, item 10). A
+    last line without LF still counts; an empty file has last line 0.
     """
     fd = _open_regular(file, launch)
     try:
         skip, codec = mark_of(os.pread(fd, MARK_MAX, 0))
         os.lseek(fd, skip, os.SEEK_SET)
-        if codec is not None:
-            return _window(utf16_as_utf8(_chunks(fd), codec), start, end)
-        if skip:
-            return _window(buffered_chunks(_chunks(fd)), start, end)
-        return _raw_window(fd, start, end)
+        if codec is not None or skip:
+            stream = utf16_as_utf8(_chunks(fd), codec) if codec else buffered_chunks(_chunks(fd))
+            decoded, last = _window(stream, start, end)
+            found: list[tuple[int, bytes | Unheld]] = [*decoded]
+            return found, last
+        return _raw_window(fd, start, end, hold)
     finally:
         os.close(fd)
 
@@ -143,9 +244,11 @@ def _chunks(fd: int) -> Iterator[bytes]:
         yield chunk
 
 
-def _raw_window(fd: int, start: int, end: int) -> tuple[list[tuple[int, bytes]], int]:
+def _raw_window(
+    fd: int, start: int, end: int, hold: int | None
+) -> tuple[list[tuple[int, bytes | Unheld]], int]:
     """`read_lines` of the bytes as they are (rg maps the file: a NUL is no break)."""
-    found: list[tuple[int, bytes]] = []
+    found: list[tuple[int, bytes | Unheld]] = []
     offset = 0
     """Where in the file `chunk` starts."""
     number = 1
@@ -181,14 +284,14 @@ def _raw_window(fd: int, start: int, end: int) -> tuple[list[tuple[int, bytes]],
             if begun is None:
                 found.append((number, chunk[pos : nl + 1]))
             else:
-                found.append((number, os.pread(fd, offset + nl + 1 - begun, begun)))
+                found.append((number, _whole(fd, begun, offset + nl + 1 - begun, hold)))
                 begun = None
             number += 1
             pos = nl + 1
         offset += size
     if tail_open and begun is not None:
         # The last line, without LF, in the window.
-        found.append((number, os.pread(fd, offset - begun, begun)))
+        found.append((number, _whole(fd, begun, offset - begun, hold)))
     if tail_open:
         return found, number
     return found, number - 1
@@ -382,8 +485,14 @@ def read_window(
     # rg's labels first: its output for a long line is gone before the window's text
     # is read (peak memory about twice the line, not four or five times, issue 20).
     found = window_matches(rg, query, file, start, end, launch=launch) if query.term else {}
-    raw, last = read_lines(file, start, end, launch)
+    raw, last = read_lines(file, start, end, launch, hold=LONG_RECORD)
     if not 1 <= line <= last:
         return FileWindow(last_line=last)
-    lines = tuple(SourceLine(n, text, n in found, found.get(n)) for n, text in raw)
-    return FileWindow(lines=lines, last_line=last)
+    lines = []
+    for n, text in raw:
+        if isinstance(text, Unheld):
+            kept, excerpt = read_excerpt(file, text.offset, found.get(n), launch)
+            lines.append(SourceLine(n, kept, n in found, found.get(n), excerpt=excerpt))
+        else:
+            lines.append(SourceLine(n, text, n in found, found.get(n)))
+    return FileWindow(lines=tuple(lines), last_line=last)

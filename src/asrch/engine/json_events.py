@@ -22,25 +22,77 @@ class LineEvent(NamedTuple):
     is_match: bool
     first_match: tuple[int, int] | None = None
     """Byte offsets of the first submatch in `text` (match events only)."""
+    offset: int | None = None
+    """Set for a line too long to hold (`split_lines`): `text` is empty and the line is
+    read from its file where it starts, this byte offset (rg's `absolute_offset`)."""
 
 
 LONG_RECORD = 1 << 20
 """A record this long is looked into as it arrives (a match in a line of megabytes)."""
 
-# Neither key can occur inside a JSON string (its quotes would be escaped), so the
-# first of each is the record's own field.
-_SUBMATCHES = b'"submatches":['
-_FIRST_SUBMATCH_END = re.compile(rb'"end":[0-9]+\}')
+_HEAD = 1 << 16
+"""The start of a long record kept: its type and path (a path's JSON is at most ~24 KB)."""
+_CARRY = 128
+# None of these can occur inside a JSON string (its quotes would be escaped): each is
+# the record's own field.
+_FIELDS = re.compile(rb'"line_number":([0-9]+),"absolute_offset":([0-9]+),"submatches":\[(\])?')
+_FIRST_SPAN = re.compile(rb'"start":([0-9]+),"end":([0-9]+)\}')
 
 
-def _first_submatch_only(record: bytes, since: int) -> bytes | None:
-    """`record` (a match record in arrival, from byte `since` not yet looked at) cut
-    after its first submatch and closed, or None while that has not arrived."""
-    at = record.find(_SUBMATCHES, max(0, since - len(_SUBMATCHES)))
-    if at < 0:
-        return None
-    first = _FIRST_SUBMATCH_END.search(record, at)
-    return None if first is None else record[: first.end()] + b"]}}"
+class _Skim:
+    """A record of a line too long to hold, read as it arrives and not kept (issue 32,
+    item 10): its type and path from its head, then the fields after the line's text,
+    found by searches that carry a few bytes from one chunk to the next. `feed` gives
+    the record rebuilt without the text, marked `asrch_cut`, once its first submatch
+    (or its empty list) has arrived."""
+
+    def __init__(self) -> None:
+        self._head = b""
+        self._kind = b""
+        self._path: bytes | None = None
+        self._window = b""
+        self._fields: tuple[int, int] | None = None
+
+    def feed(self, chunk: bytes) -> bytes | None:
+        if self._path is None:
+            # The head, until its path has arrived whole (`"lines":` follows it).
+            taken = _HEAD - len(self._head)
+            self._head += chunk[:taken]
+            start, end = self._head.find(b'"path":'), self._head.find(b',"lines":')
+            if end < 0:
+                if len(self._head) >= _HEAD:
+                    _unreadable("a long record without its type or path")
+                return None
+            if not self._head.startswith(b'{"type":"') or start < 0:
+                _unreadable("a long record without its type or path")
+            self._kind = self._head[9 : self._head.index(b'"', 9)]
+            self._path = self._head[start + 7 : end]
+            chunk = self._head[end:] + chunk[taken:]
+            self._head = b""
+        window = self._window + chunk
+        if self._fields is None:
+            found = _FIELDS.search(window)
+            if found is None or found.end() == len(window):
+                self._window = window[-_CARRY:]
+                return None
+            self._fields = (int(found[1]), int(found[2]))
+            if found[3] or self._kind != b"match":
+                return self._record(b"")
+            window = window[found.end() :]
+        span = _FIRST_SPAN.search(window)
+        if span is None:
+            self._window = window[-_CARRY:]
+            return None
+        return self._record(b'{"match":{"text":""},"start":%s,"end":%s}' % (span[1], span[2]))
+
+    def _record(self, submatch: bytes) -> bytes:
+        assert self._fields is not None and self._path is not None
+        number, offset = self._fields
+        return (
+            b'{"type":"%s","data":{"path":%s,"lines":{"text":""},"asrch_cut":true,'
+            b'"line_number":%d,"absolute_offset":%d,"submatches":[%s]}}'
+            % (self._kind, self._path, number, offset, submatch)
+        )
 
 
 def split_lines(chunks: Iterable[bytes], *, first_submatch_only: bool = False) -> Iterator[bytes]:
@@ -49,21 +101,29 @@ def split_lines(chunks: Iterable[bytes], *, first_submatch_only: bool = False) -
     Only each new chunk is split: a record of a 50 MB line spans hundreds of chunks,
     and re-splitting the growing record at every chunk took seconds.
 
-    `first_submatch_only` (for `parse_events`, which reads no other): a match in a line
-    of 200 MB is a record of twice that (rg lists every submatch, millions of them), so
-    once a long record's first submatch has arrived the record is cut there and the rest
-    of it skipped unread. Memory is then the line, not the record, and no time goes to
-    decoding submatches nobody reads.
+    `first_submatch_only` (for `parse_events`, which reads no other): a record longer
+    than LONG_RECORD (a line of megabytes; rg lists every submatch too, millions of them)
+    is not held: it is read as it arrives for its type, path, line number, offset and
+    first submatch, and given back without its text (`_Skim`), the rest skipped unread.
+    Whoever prints the line reads what can be printed of it from the file (D8), so memory
+    stays that of short lines (issue 32, item 10: a 200 MB line took 818 MiB).
     """
     pending: list[bytes] = []
     size = 0
-    looked = 0
-    """How much of the pending record was looked into (at sizes doubling from
-    LONG_RECORD, so joining it costs twice its size at most)."""
+    skim: _Skim | None = None
     skipping = False
+    whole = False
+    """The pending record is held whole whatever its length (not a line's)."""
     for arrived in chunks:
         chunk = arrived
+        if skim is not None:
+            record = skim.feed(chunk)
+            if record is None:
+                continue
+            yield record
+            skim, skipping = None, True
         if skipping:
+            # The record's own LF is the first in this chunk (none came before it).
             end = chunk.find(b"\n")
             if end < 0:
                 continue
@@ -74,14 +134,17 @@ def split_lines(chunks: Iterable[bytes], *, first_submatch_only: bool = False) -
         if b"\n" not in chunk:
             pending.append(chunk)
             size += len(chunk)
-            if first_submatch_only and size >= max(LONG_RECORD, 2 * looked):
+            if first_submatch_only and size >= LONG_RECORD and not whole:
                 record = b"".join(pending)
-                short = _first_submatch_only(record, looked)
-                if short is None:
-                    pending, looked = [record], size
+                if not record.startswith((b'{"type":"match"', b'{"type":"context"')):
+                    pending, whole = [record], True  # not a line's record: held whole
                     continue
-                yield short
-                pending, size, looked, skipping = [], 0, 0, True
+                pending, size = [], 0
+                skim = _Skim()
+                short = skim.feed(record)
+                if short is not None:
+                    yield short
+                    skim, skipping = None, True
             continue
         first, *complete, last = chunk.split(b"\n")
         if pending:
@@ -90,7 +153,7 @@ def split_lines(chunks: Iterable[bytes], *, first_submatch_only: bool = False) -
         yield first
         yield from complete
         pending = [last] if last else []
-        size, looked = len(last), 0
+        size, whole = len(last), False
     if pending:
         yield b"".join(pending)
 
@@ -129,6 +192,7 @@ def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
                 text=_data(data["lines"]),
                 is_match=kind == "match",
                 first_match=None if first is None else (int(first["start"]), int(first["end"])),
+                offset=int(data["absolute_offset"]) if data.get("asrch_cut") else None,
             )
         except (ValueError, KeyError, TypeError) as exc:
             _unreadable(type(exc).__name__)

@@ -1,7 +1,9 @@
 """Every output line fits in 800 bytes and is valid UTF-8 (D8)."""
 
+from typing import cast, overload
+
 from asrch.domain.limits import LINE_CAP, MATCH_LEAD
-from asrch.domain.lines import Span
+from asrch.domain.lines import Excerpt, Span
 from asrch.domain.text_safety import visible, visible_line
 
 MARKER = "…[+{} bytes]"
@@ -125,6 +127,50 @@ def _backward(raw: bytes, end: int, room: int) -> tuple[str, int]:
 
 def _size(text: str) -> int:
     return len(text.encode("utf-8"))
+
+
+class _Kept:
+    """A line of which only an `Excerpt` is held, read as the whole line's bytes are:
+    its length, a byte, a slice, its ending; every read `fit_line` makes lies in a
+    kept range (`EXCERPT_MARGIN`)."""
+
+    def __init__(self, text: bytes, excerpt: Excerpt) -> None:
+        self._size = excerpt.size
+        self._pieces: list[tuple[int, int, bytes]] = []
+        at = 0
+        for start, end in excerpt.ranges:
+            self._pieces.append((start, end, text[at : at + end - start]))
+            at += end - start
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _piece(self, start: int, end: int) -> tuple[int, bytes]:
+        for first, last, data in self._pieces:
+            if first <= start and end <= last:
+                return first, data
+        raise IndexError(f"bytes {start}-{end} of a long line were not kept")
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> bytes: ...
+    def __getitem__(self, index: int | slice) -> int | bytes:
+        if isinstance(index, int):
+            first, data = self._piece(index, index + 1)
+            return data[index - first]
+        start, stop, _ = index.indices(self._size)
+        stop = max(start, stop)
+        first, data = self._piece(start, stop)
+        return data[start - first : stop - first]
+
+    def endswith(self, suffix: bytes) -> bool:
+        return len(suffix) <= self._size and self[self._size - len(suffix) :] == suffix
+
+
+def fit_excerpt(prefix: str, raw: bytes, first_match: Span | None, excerpt: Excerpt) -> str:
+    """`fit_line` of a line of which only `excerpt` is held: the same text."""
+    return fit_line(prefix, cast("bytes", _Kept(raw, excerpt)), first_match)
 
 
 def fit_line(prefix: str, raw: bytes, first_match: Span | None = None) -> str:

@@ -4,12 +4,14 @@ for the definitions around a match, `--` between snippets (`-- K lines --` where
 
 from asrch.domain.lines import Scope, SourceLine
 from asrch.domain.sample import Snippet
-from asrch.render.lines import fit_line, visible_text
+from asrch.render.lines import fit_excerpt, fit_line, visible_text
 
 
 def source_line(line: SourceLine) -> str:
     """`N:text` or `N-text`, cut to 800 bytes around the line's first match (D8)."""
     prefix = f"{line.number}{':' if line.is_match else '-'}"
+    if line.excerpt is not None:
+        return fit_excerpt(prefix, line.text, line.first_match, line.excerpt)
     return fit_line(prefix, line.text, line.first_match)
 
 
