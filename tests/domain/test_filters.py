@@ -237,7 +237,7 @@ def test_a_hostile_glob_is_matched_in_linear_time() -> None:
 def test_a_glob_longer_than_the_limit_is_refused_in_one_short_line() -> None:
     with pytest.raises(InputError) as refused:
         compile_glob("*" * (GLOB_MAX + 1))
-    message = str(refused.value.message)
+    message = said(refused.value.message)
     assert message == (
         f'--glob "********************"... is {GLOB_MAX + 1} characters long; '
         f"a glob may have at most {GLOB_MAX}"
