@@ -166,17 +166,18 @@ class Glob(NamedTuple):
     """What it matches, whole (`glob_match`), the unanchored prefix included."""
     regex: "re.Pattern[str] | None"
     """The same as a regex, where one runs in linear time (`as_regex`), else None."""
-    matcher: Matcher | None
-    """The automaton that runs it (`glob_match`) when it has no such regex."""
+    automaton: Callable[[str], bool] | None
+    """Whether a path matches, by the automaton that runs it (`glob_match.Matcher`)
+    when it has no such regex."""
 
     def matches(self, parts: Sequence[str], *, is_dir: bool) -> bool:
         """Whether the entry `parts` (components below the searched path) matches."""
         if self.directories_only and not is_dir:
             return False
         path = "/".join(parts)
-        if self.matcher is None:
+        if self.automaton is None:
             return self.regex is not None and self.regex.fullmatch(path) is not None
-        return self.matcher.fullmatch(path)
+        return self.automaton(path)
 
 
 def compile_glob(text: str) -> Glob:
@@ -213,7 +214,8 @@ def compile_glob(text: str) -> Glob:
     nodes = body if anchored else (_ANY_DIRECTORIES, *body)
     linear = as_regex(body, anchored=anchored)
     if linear is None:
-        return Glob(text, exclude, anchored, directories_only, nodes, None, Matcher((nodes,)))
+        automaton = Matcher((nodes,)).fullmatch
+        return Glob(text, exclude, anchored, directories_only, nodes, None, automaton)
     regex = re.compile(linear, re.DOTALL)
     return Glob(text, exclude, anchored, directories_only, nodes, regex, None)
 
