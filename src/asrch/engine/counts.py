@@ -239,12 +239,14 @@ def count_files(
 
 
 def _matched_only(rg: str, query: Query, target: str, *, cap: int, launch: Launch) -> Tally:
-    output, said = run_to_end(count_argv(rg, query, target, sort=False), launch)
+    given = launch.operand(target)
+    output, said = run_to_end(count_argv(rg, query, given, sort=False), launch)
     found = parse_count_records(output)
     if query.filters.active:
-        searched = kept_by_filters(query, target)
+        searched = kept_by_filters(query, target, given)
         found = [item for item in found if searched(item[0])]
-    return cut_at_cap(in_path_order(found), target, said._replace(binary=0), cap=cap, binary=[])
+    said = said._replace(binary=0)
+    return cut_at_cap(in_path_order(found), target, said, cap=cap, binary=[], given=given)
 
 
 def _census_count(rg: str, query: Query, target: str, *, cap: int, launch: Launch) -> Tally:
