@@ -49,6 +49,8 @@ class CommandLine:
     def reference(self, reference: Reference) -> str:
         if reference.kind == "type_list":
             return f"`asrch --type-list` lists all {reference.words[0]}"
+        if reference.kind == "exclusions":
+            return " (see asrch --help)"
         if reference.kind == "call":
             return shlex.join((reference.name, *self._words(COMMANDS[reference.name], reference)))
         argument = _argument(reference.name)
@@ -110,6 +112,8 @@ class Tool:
         return argument.tool_key
 
     def reference(self, reference: Reference) -> str:
+        if reference.kind == "exclusions":
+            return ""  # a tool caller runs no --help; the server's words are all it has
         if reference.kind == "type_list":
             return (
                 f"type takes one of ripgrep's {reference.words[0]} type names "

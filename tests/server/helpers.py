@@ -154,7 +154,10 @@ def _notes_in_tool_words(text: str) -> str:
         COMMAND_LINE.option(a): TOOL.reference(Reference("arg", name)) for name, a in names.items()
     }
     flags = re.compile("|".join(rf"(?<![\w-]){re.escape(f)}(?![\w-])" for f in words))
+    # A tool caller runs no --help: its zero note ends at what was not searched (spec/mcp).
     return "".join(
-        flags.sub(lambda m: words[m.group(0)], line) if line.startswith("note: ") else line
+        flags.sub(lambda m: words[m.group(0)], line).replace(" (see asrch --help)", "")
+        if line.startswith("note: ")
+        else line
         for line in text.splitlines(keepends=True)
     )

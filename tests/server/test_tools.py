@@ -410,3 +410,14 @@ def test_show_takes_no_query_when_line_is_given(corpus: Path) -> None:
     assert text_of(scoped) == tool_text(run_cli(corpus, *argv).out)
     assert missing.is_error is True
     assert text_of(missing) == "error: show needs query without line; give query\n"
+
+
+def test_a_zero_answer_does_not_send_a_tool_caller_to_the_help(corpus: Path) -> None:
+    """spec/mcp, Answers: the command line's zero note points to `asrch --help`; a tool
+    caller cannot run it, so its note ends at what was not searched."""
+    text = text_of(call_tool(build_server([str(corpus)]), "scout", {"query": "zz-no-such"}))
+    shell = run_cli(corpus, "scout", "zz-no-such").out
+    assert "(see asrch --help)" in shell
+    note = next(line for line in text.splitlines() if line.startswith("note: "))
+    assert note.startswith("note: no matches; not searched: ")
+    assert "--help" not in text

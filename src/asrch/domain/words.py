@@ -40,7 +40,7 @@ class NextStep(NamedTuple):
 MARK = "\x1f"
 """Around a reference: ASCII's unit separator."""
 
-Kind = Literal["arg", "each", "given", "call", "type_list"]
+Kind = Literal["arg", "each", "given", "call", "type_list", "exclusions"]
 
 
 class Reference(NamedTuple):
@@ -79,6 +79,12 @@ def call(command: str, **values: tuple[str, ...]) -> str:
 def type_list(known: int) -> str:
     """Where the `known` type names are listed."""
     return _ref("type_list", "type", str(known))
+
+
+def exclusions() -> str:
+    """Where the surface lists what a search of a directory leaves out (D43), with the
+    space before it; empty where the caller cannot read it (a tool caller runs no help)."""
+    return _ref("exclusions", "help")
 
 
 _REFERENCE = f"{MARK}([^{MARK}]*){MARK}"

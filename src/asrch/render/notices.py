@@ -27,7 +27,7 @@ from asrch.domain.notices import (
     SkippedNotice,
 )
 from asrch.domain.text_safety import quote
-from asrch.domain.words import Spelling, arg, call, spelled
+from asrch.domain.words import Spelling, arg, call, exclusions, spelled
 
 
 def _for(term: str | None) -> str:
@@ -218,7 +218,7 @@ def notice_text(notice: Notice) -> str:
                 if notice.binary
                 else "ignored, hidden and excluded files"
             )
-            return f"no matches{among}; not searched: {skipped} (see asrch --help)"
+            return f"no matches{among}; not searched: {skipped}{exclusions()}"
         case NoMatchNotice(wider=True):
             return "no matches in the whole file, nor under .; check the term and the mode"
         case NoMatchNotice():
