@@ -15,7 +15,6 @@ It never claims another function.
 import collections
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -23,17 +22,8 @@ import pytest
 
 from asrch.domain.limits import SCOPE_DEPTH
 from asrch.engine.scopes import TreeSitterScopes
+from tests.support.scope_oracles import ctags as find_ctags
 from tests.support.source_lines import file_lines
-
-
-def _ctags() -> str | None:
-    for name in ("ctags-universal", "universal-ctags", "ctags"):
-        found = shutil.which(name)
-        if found:
-            done = subprocess.run([found, "--version"], capture_output=True, text=True, check=False)
-            if "Universal Ctags" in done.stdout:
-                return found
-    return None
 
 
 def _spans(ctags: str, files: list[Path]) -> dict[str, list[tuple[int, int, str]]]:
@@ -60,7 +50,7 @@ def _code_lines(source: bytes) -> list[int]:
 
 @pytest.mark.slow
 def test_c_scopes_agree_with_universal_ctags() -> None:
-    ctags = _ctags()
+    ctags = find_ctags()
     if ctags is None:
         missing = "Universal Ctags is not installed (Debian package universal-ctags)"
         if os.environ.get("CI"):  # .ci/run installs it: not checked there is a failure

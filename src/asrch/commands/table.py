@@ -516,7 +516,7 @@ SHOW: "Command[ShowReport]" = Command(
             "scope",
             "flag",
             False,
-            "--line N's definition",
+            "line N's definition",
             "The definition around line.",
         ),
         _number(

@@ -1,6 +1,8 @@
 """`survey` report to text."""
 
-from asrch.domain.survey import SurveyReport
+from collections.abc import Callable
+
+from asrch.domain.survey import SurveyReport, TermTotal
 from asrch.domain.words import Spelling
 from asrch.render.next_step import next_lines
 from asrch.render.notices import text_notice_lines
@@ -9,6 +11,22 @@ from asrch.render.toon import Scalar, block, count, table, value
 
 def _repeated(values: tuple[str, ...]) -> bool:
     return len(set(values)) < len(values)
+
+
+def _overall(
+    report: SurveyReport, name: str, last: str, where: Callable[[TermTotal], str | None]
+) -> list[str]:
+    """Each term's totals, and in the last column the path `where` names for it (`-`: none)."""
+    rows = [
+        (
+            t.term,
+            count(t.matches, t.capped, survey=True),
+            count(t.files, t.capped, survey=True),
+            where(t) or "-",
+        )
+        for t in report.overall
+    ]
+    return table(name, ("term", "matches", "files", last), rows)
 
 
 def render_survey(report: SurveyReport, spelling: Spelling) -> str:
@@ -25,35 +43,12 @@ def render_survey(report: SurveyReport, spelling: Spelling) -> str:
         lines += block("survey", fields)
     if len(report.by_path) == 1:
         rows = {r.term: r for r in report.by_path[0].rows}
-        lines += table(
-            "terms",
-            ("term", "matches", "files", "top_file"),
-            [
-                (
-                    t.term,
-                    count(t.matches, t.capped, survey=True),
-                    count(t.files, t.capped, survey=True),
-                    rows[t.term].top_file if t.term in rows else "-",
-                )
-                for t in report.overall
-            ],
-        )
+        top = {t: r.top_file for t, r in rows.items()}
+        lines += _overall(report, "terms", "top_file", lambda t: top.get(t.term))
         lines += text_notice_lines(report.notices, spelling)
         lines += next_lines(report.next_step, spelling)
         return "\n".join(lines) + "\n"
-    lines += table(
-        "overall",
-        ("term", "matches", "files", "dominant_path"),
-        [
-            (
-                t.term,
-                count(t.matches, t.capped, survey=True),
-                count(t.files, t.capped, survey=True),
-                t.dominant_path if t.dominant_path is not None else "-",
-            )
-            for t in report.overall
-        ],
-    )
+    lines += _overall(report, "overall", "dominant_path", lambda t: t.dominant_path)
     sections = [section for section in report.by_path if section.rows]
     if sections:
         lines.append(f"by_path[{len(sections)}]:")
