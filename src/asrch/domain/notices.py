@@ -241,6 +241,35 @@ def cap_notice(
     return CapNotice(term=term, path=path, last_path=last)
 
 
+def broad_notice(
+    query: Query, matches: int, files: int, *, capped: bool, one_file: bool, named: bool = False
+) -> BroadNotice:
+    """The broad notice of `query`'s `matches` in `files` (a search's or, in survey, a
+    term's over every path); `named`: the notice names the term (survey)."""
+    return BroadNotice(
+        matches=matches,
+        files=files,
+        capped=capped,
+        term=query.term if named else None,
+        mode=query.mode,
+        ignore_case=query.ignore_case,
+        one_file=one_file,
+        bounded_narrows=query.has_word_character,
+    )
+
+
+def term_hints(query: Query, *, matched: bool) -> list[Notice]:
+    """What the term itself earns: short term, loose boundary. `matched`: the answer
+    found something; on a zero answer the short-term hint is no advice (nothing matched
+    inside other words)."""
+    hints: list[Notice] = []
+    if query.is_short and matched:
+        hints.append(ShortTermNotice(term=query.term))
+    if loose := loose_boundary(query):
+        hints.append(loose)
+    return hints
+
+
 def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) -> list[Notice]:
     """The notices one search of `target` earns: broad, cap, short term, loose boundary,
     skipped, binary, no match.
@@ -251,23 +280,11 @@ def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) 
     files = len(tally.files)
     if is_broad(tally.matches, files):
         notices.append(
-            BroadNotice(
-                matches=tally.matches,
-                files=files,
-                capped=tally.capped,
-                mode=query.mode,
-                ignore_case=query.ignore_case,
-                one_file=not directory,
-                bounded_narrows=query.has_word_character,
-            )
+            broad_notice(query, tally.matches, files, capped=tally.capped, one_file=not directory)
         )
     if tally.capped:
         notices.append(cap_notice(tally, target, directory=directory))
-    if query.is_short and tally.files:
-        # On a zero answer the hint is no advice: nothing matched inside other words.
-        notices.append(ShortTermNotice(term=query.term))
-    if loose := loose_boundary(query):
-        notices.append(loose)
+    notices += term_hints(query, matched=bool(tally.files))
     if tally.skipped:
         notices.append(SkippedNotice(files=tally.skipped))
     if tally.binary:

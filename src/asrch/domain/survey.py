@@ -11,16 +11,15 @@ from asrch.domain.modes import Mode
 from asrch.domain.next_step import NO_STEP, survey_step
 from asrch.domain.notices import (
     BinaryNotice,
-    BroadNotice,
     CapNotice,
     DominanceNotice,
     NoMatchNotice,
     Notice,
-    ShortTermNotice,
     SkippedNotice,
+    broad_notice,
     cap_notice,
     is_broad,
-    loose_boundary,
+    term_hints,
 )
 from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import PathKind
@@ -125,6 +124,7 @@ def build_survey_report(
     notices: list[Notice] = []
     capped: list[tuple[int, CapNotice]] = []
     """Each capped pair's note, with where in `notices` the first one goes."""
+    matched = any(t.matches for row in tallies for t in row)
     for query, row in zip(queries, tallies, strict=True):
         total = TermTotal(
             term=query.term,
@@ -135,16 +135,17 @@ def build_survey_report(
         )
         overall.append(total)
         if any(is_broad(t.matches, len(t.files)) for t in row):
+            # A term's notice, over every path: its totals, and no narrower path when
+            # each path is a named file.
+            one_file = all(kind is PathKind.FILE for kind in kinds)
             notices.append(
-                BroadNotice(
-                    matches=total.matches,
-                    files=total.files,
+                broad_notice(
+                    query,
+                    total.matches,
+                    total.files,
                     capped=total.capped,
-                    term=query.term,
-                    mode=query.mode,
-                    ignore_case=query.ignore_case,
-                    one_file=all(kind is PathKind.FILE for kind in kinds),
-                    bounded_narrows=query.has_word_character,
+                    one_file=one_file,
+                    named=True,
                 )
             )
         for path, kind, tally in zip(paths, kinds, row, strict=True):
@@ -152,10 +153,8 @@ def build_survey_report(
                 directory = kind is PathKind.DIRECTORY
                 notice = cap_notice(tally, path, directory=directory, term=query.term, path=path)
                 capped.append((len(notices), notice))
-        if query.is_short:
-            notices.append(ShortTermNotice(term=query.term))
-        if loose := loose_boundary(query):
-            notices.append(loose)
+        # D43: no hint about a term matching inside longer words when nothing matched.
+        notices += term_hints(query, matched=matched)
 
     if capped:
         notices.insert(capped[0][0], _one_cap_note([n for _, n in capped], paths))
@@ -180,9 +179,7 @@ def build_survey_report(
         notices.append(BinaryNotice(files=binary, capped=not walked))
     if not grand:
         filtered = bool(queries) and queries[0].filters.active
-        # D43/D45: the one zero note, with the binary files in it; no hint about a term
-        # matching inside longer words when it matched nowhere.
-        notices = [n for n in notices if not isinstance(n, ShortTermNotice)]
+        # D43/D45: the one zero note, with the binary files in it.
         notices.append(
             NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered, binary=binary)
         )

@@ -8,7 +8,7 @@ which for one file is exactly what a path-ordered scan stopped at the cap counts
 import os
 import re
 import stat
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 from asrch.domain.errors import EngineError, InputError
@@ -19,8 +19,8 @@ from asrch.engine.argv import count_argv, json_argv, operand
 from asrch.engine.counts import parse_count_records
 from asrch.engine.decoding import MARK_MAX, buffered_chunks, mark_of, utf16_as_utf8
 from asrch.engine.json_events import (
-    _KEY,
-    _LINE_NUMBER,
+    LINE_NUMBER,
+    LINE_NUMBER_KEY,
     LONG_RECORD,
     LineEvent,
     last_line_number,
@@ -231,10 +231,12 @@ def read_lines(
         os.lseek(fd, skip, os.SEEK_SET)
         if codec is not None or skip:
             stream = utf16_as_utf8(_chunks(fd), codec) if codec else buffered_chunks(_chunks(fd))
-            decoded, last = _window(stream, start, end)
-            found: list[tuple[int, bytes | Unheld]] = [*decoded]
-            return found, last
-        return _raw_window(fd, start, end, hold)
+            return _walk_window(stream, start, end, reread=None)
+        # The bytes as they are (rg maps the file: a NUL is no break), at the offsets
+        # `pread` takes.
+        return _walk_window(
+            _chunks(fd), start, end, reread=lambda at, size: _whole(fd, at, size, hold)
+        )
     finally:
         os.close(fd)
 
@@ -244,20 +246,28 @@ def _chunks(fd: int) -> Iterator[bytes]:
         yield chunk
 
 
-def _raw_window(
-    fd: int, start: int, end: int, hold: int | None
+def _walk_window(
+    chunks: Iterable[bytes],
+    start: int,
+    end: int,
+    *,
+    reread: Callable[[int, int], bytes | Unheld] | None,
 ) -> tuple[list[tuple[int, bytes | Unheld]], int]:
-    """`read_lines` of the bytes as they are (rg maps the file: a NUL is no break)."""
+    """`read_lines`' one walk over `chunks`. A window line that spans chunks is got back
+    by `reread(offset, size)` once its end is known, in one piece of exactly its size
+    (a line of 300 MB is held once, never grown), where the file can be read at an
+    offset; a stream that cannot be read again (decoded text, `reread` None) holds its
+    parts until its end."""
     found: list[tuple[int, bytes | Unheld]] = []
     offset = 0
-    """Where in the file `chunk` starts."""
+    """Where in the stream `chunk` starts."""
     number = 1
     begun: int | None = None
-    """Where the window line being read began, if in an earlier chunk: read again
-    once its end is known, in one piece of exactly its size (a line of 300 MB is held
-    once, never grown)."""
+    """Where the window line being read began, if in an earlier chunk."""
+    held: list[bytes] = []
+    """Its parts so far, when there is no `reread`."""
     tail_open = False
-    while chunk := os.read(fd, _CHUNK):
+    for chunk in chunks:
         size = len(chunk)
         tail_open = chunk[-1:] != b"\n"
         newlines = chunk.count(b"\n")
@@ -273,62 +283,29 @@ def _raw_window(
             pos = size - len(chunk.split(b"\n", start - number)[-1])
             number = start
         while pos < size:
-            nl = chunk.find(b"\n", pos)
             if number > end:
                 number += chunk.count(b"\n", pos)
                 break
+            nl = chunk.find(b"\n", pos)
             if nl < 0:
                 if begun is None:
                     begun = offset + pos
+                if reread is None:
+                    held.append(chunk[pos:])
                 break
             if begun is None:
                 found.append((number, chunk[pos : nl + 1]))
+            elif reread is not None:
+                found.append((number, reread(begun, offset + nl + 1 - begun)))
             else:
-                found.append((number, _whole(fd, begun, offset + nl + 1 - begun, hold)))
-                begun = None
+                found.append((number, b"".join([*held, chunk[pos : nl + 1]])))
+            begun, held = None, []
             number += 1
             pos = nl + 1
         offset += size
     if tail_open and begun is not None:
         # The last line, without LF, in the window.
-        found.append((number, _whole(fd, begun, offset - begun, hold)))
-    if tail_open:
-        return found, number
-    return found, number - 1
-
-
-def _window(chunks: Iterable[bytes], start: int, end: int) -> tuple[list[tuple[int, bytes]], int]:
-    """`read_lines` of a stream that cannot be read again (decoded text): a window line
-    that spans chunks is held in its parts until its end."""
-    found: list[tuple[int, bytes]] = []
-    number = 1
-    held: list[bytes] = []
-    tail_open = False
-    for chunk in chunks:
-        size = len(chunk)
-        tail_open = chunk[-1:] != b"\n"
-        newlines = chunk.count(b"\n")
-        if not held and (number > end or number + newlines < start):
-            number += newlines
-            continue
-        pos = 0
-        if number < start:
-            pos = size - len(chunk.split(b"\n", start - number)[-1])
-            number = start
-        while pos < size:
-            if number > end:
-                number += chunk.count(b"\n", pos)
-                break
-            nl = chunk.find(b"\n", pos)
-            if nl < 0:
-                held.append(chunk[pos:])
-                break
-            found.append((number, b"".join([*held, chunk[pos : nl + 1]])))
-            held = []
-            number += 1
-            pos = nl + 1
-    if tail_open and held:
-        found.append((number, b"".join(held)))
+        found.append((number, reread(begun, offset - begun) if reread else b"".join(held)))
     if tail_open:
         return found, number
     return found, number - 1
@@ -409,7 +386,7 @@ class _LongRecord:
         window = self._carry + part
         at = 0
         if self._number is None:
-            numbered = _LINE_NUMBER_IN.search(window)
+            numbered = LINE_NUMBER.search(window)
             # Digits at the very end may go on in the next part.
             if numbered is None or numbered.end() == len(window):
                 self._carry = window[-self._CARRY :]
@@ -428,7 +405,7 @@ class _LongRecord:
             return
         window = self._carry
         if self._number is None:
-            numbered = _LINE_NUMBER_IN.search(window)
+            numbered = LINE_NUMBER.search(window)
             if numbered is None:
                 raise EngineError(
                     "rg printed JSON asrch cannot read (a match record without its line "
@@ -446,7 +423,6 @@ class _LongRecord:
 _MATCH = b'{"type":"match",'
 _FIRST_SUBMATCH = re.compile(rb'"submatches":\[(?:\{"match":\{"(?:text|bytes)":)?')
 _SPAN = re.compile(rb'"start":([0-9]+),"end":([0-9]+)')
-_LINE_NUMBER_IN = re.compile(rb'"line_number":([0-9]+)')
 
 
 def _matches(block: bytes) -> Iterator[tuple[int, Span | None]]:
@@ -454,8 +430,8 @@ def _matches(block: bytes) -> Iterator[tuple[int, Span | None]]:
     record: a line's text (300 MB for a minified line) is never decoded."""
     at = 0
     while (at := block.find(_MATCH, at)) >= 0:
-        key = block.find(_KEY, at)
-        numbered = _LINE_NUMBER.match(block, key)
+        key = block.find(LINE_NUMBER_KEY, at)
+        numbered = LINE_NUMBER.match(block, key)
         listed = _FIRST_SUBMATCH.search(block, key)
         if numbered is None or listed is None:
             raise EngineError(

@@ -200,17 +200,17 @@ def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
 
 # Inside a JSON string every `"` is escaped, so this key cannot occur in a path or a
 # line's text: each occurrence is a record's own field, and without context lines only
-# match records have one.
-_KEY = b'"line_number":'
-_LINE_NUMBER = re.compile(rb'"line_number":([0-9]+)')
+# match records have one. Public: `files.py` reads the same fields of the same records.
+LINE_NUMBER_KEY = b'"line_number":'
+LINE_NUMBER = re.compile(rb'"line_number":([0-9]+)')
 
 
 def last_line_number(block: bytes) -> int | None:
     """The line number of the block's last match record (None: it has none)."""
-    at = block.rfind(_KEY)
+    at = block.rfind(LINE_NUMBER_KEY)
     if at < 0:
         return None
-    found = _LINE_NUMBER.match(block, at)
+    found = LINE_NUMBER.match(block, at)
     if found is None:
         _unreadable("a line number that is not a number")
     return int(found[1])
