@@ -22,7 +22,7 @@ from asrch.domain.notices import (
     ShortTermNotice,
     SkippedNotice,
 )
-from asrch.domain.ports import PathKind, PathStatus
+from asrch.domain.ports import Entry, PathStatus
 from asrch.domain.query import SearchOptions
 from asrch.domain.words import spelled
 from asrch.spelling import COMMAND_LINE
@@ -135,12 +135,12 @@ def test_a_short_term_is_noted() -> None:
 @pytest.mark.parametrize(
     ("status", "message"),
     [
-        (PathStatus(PathKind.MISSING), "path gone does not exist"),
+        (PathStatus(Entry.MISSING), "path gone does not exist"),
         (
-            PathStatus(PathKind.UNREADABLE, "Permission denied"),
+            PathStatus(Entry.UNREADABLE, "Permission denied"),
             "cannot read gone: Permission denied",
         ),
-        (PathStatus(PathKind.SPECIAL), "path gone is a FIFO, socket or device; give"),
+        (PathStatus(Entry.SPECIAL), "path gone is a FIFO, socket or device; give"),
     ],
 )
 def test_scout_refuses_a_path_it_cannot_search_before_searching(

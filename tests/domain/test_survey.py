@@ -18,7 +18,7 @@ from asrch.domain.notices import (
     search_notices,
 )
 from asrch.domain.overlaps import overlap_notices
-from asrch.domain.ports import PathKind
+from asrch.domain.ports import Entry
 from asrch.domain.query import Query
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
 from asrch.render.notices import notice_text
@@ -34,7 +34,7 @@ def _survey(queries: list[Query], paths: list[str], tallies: list[list[Tally]]) 
         queries,
         paths,
         tallies,
-        kinds=[PathKind.DIRECTORY] * len(paths),
+        entries=[Entry.DIRECTORY] * len(paths),
         real_paths=[f"/r/{p}" for p in paths],
     )
 
@@ -100,9 +100,9 @@ def test_every_capped_pair_is_named_in_one_note() -> None:
     ]
 
 
-def _overlaps(*paths: str, kinds: list[PathKind] | None = None) -> list[object]:
+def _overlaps(*paths: str, entries: list[Entry] | None = None) -> list[object]:
     real = [posixpath.normpath(posixpath.join("/r", p)) for p in paths]
-    return list(overlap_notices(paths, real, kinds or [PathKind.DIRECTORY] * len(paths)))
+    return list(overlap_notices(paths, real, entries or [Entry.DIRECTORY] * len(paths)))
 
 
 def test_same_path_in_any_spelling_is_one_notice_with_every_spelling() -> None:
@@ -123,9 +123,9 @@ def test_nested_paths_one_notice_per_pair_inner_first() -> None:
 
 def test_no_notice_where_the_exclusions_keep_the_outer_walk_out() -> None:
     assert _overlaps(".", "build", "src/node_modules/x") == []
-    assert _overlaps(".", "logs/app.log", kinds=[PathKind.DIRECTORY, PathKind.FILE]) == []
+    assert _overlaps(".", "logs/app.log", entries=[Entry.DIRECTORY, Entry.FILE]) == []
     # A file named like an excluded directory is not excluded: `build/` matches directories.
-    assert _overlaps(".", "src/build", kinds=[PathKind.DIRECTORY, PathKind.FILE]) == [
+    assert _overlaps(".", "src/build", entries=[Entry.DIRECTORY, Entry.FILE]) == [
         NestedPathNotice(path="src/build", within=".")
     ]
     # Hidden paths stay: a project's .ignore may re-include them (D13).
@@ -139,7 +139,7 @@ SEGMENTS = st.sampled_from(["a", "b", "build", ".h", "x.log", "..", "."])
 def test_overlap_notices_match_a_brute_force_reading(spelled: list[str]) -> None:
     paths = [p or "." for p in spelled]
     real = [posixpath.normpath(posixpath.join("/r/w", p)) for p in paths]
-    notices = overlap_notices(paths, real, [PathKind.DIRECTORY] * len(paths))
+    notices = overlap_notices(paths, real, [Entry.DIRECTORY] * len(paths))
     same = {n.paths for n in notices if isinstance(n, SamePathNotice)}
     nested = {(n.path, n.within) for n in notices if isinstance(n, NestedPathNotice)}
     groups: dict[str, list[str]] = {}
@@ -159,25 +159,29 @@ def test_overlap_notices_match_a_brute_force_reading(spelled: list[str]) -> None
     assert nested == expected
 
 
-FILE, DIRECTORY = PathKind.FILE, PathKind.DIRECTORY
+FILE, DIRECTORY = Entry.FILE, Entry.DIRECTORY
 
 
 @pytest.mark.parametrize(
-    ("kinds", "one_file"),
+    ("entries", "one_file"),
     [([FILE], True), ([FILE, FILE], True), ([FILE, DIRECTORY], False), ([DIRECTORY], False)],
 )
 def test_a_broad_term_searched_in_files_only_has_no_narrower_path(
-    kinds: list[PathKind], one_file: bool
+    entries: list[Entry], one_file: bool
 ) -> None:
     """As scout's (`search_notices`): a named file is the narrowest path there is."""
     query = Query(term="needle")
-    paths = [f"p{i}" for i in range(len(kinds))]
+    paths = [f"p{i}" for i in range(len(entries))]
     tally = _tally(("p0", 1500))
     report = build_survey_report(
-        [query], paths, [[tally] * len(kinds)], kinds=kinds, real_paths=[f"/r/{p}" for p in paths]
+        [query],
+        paths,
+        [[tally] * len(entries)],
+        entries=entries,
+        real_paths=[f"/r/{p}" for p in paths],
     )
     broad = [n for n in report.notices if isinstance(n, BroadNotice)]
     assert [n.one_file for n in broad] == [one_file]
-    if len(kinds) == 1:
+    if len(entries) == 1:
         alone = [n for n in search_notices(query, tally, "p0", directory=not one_file)]
         assert broad[0]._replace(term=None) in alone

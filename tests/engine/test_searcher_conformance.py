@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from asrch.domain.ports import PathKind, Searcher
+from asrch.domain.ports import Entry, Searcher
 from asrch.domain.query import Query
 from asrch.engine.searcher import RipgrepSearcher
 from tests.support.fake_searcher import FakeSearcher
@@ -51,18 +51,18 @@ def searcher(request: pytest.FixtureRequest, tree: Path) -> Iterator[Searcher]:
 
 
 @pytest.mark.parametrize(
-    ("path", "kind"),
+    ("path", "entry"),
     [
-        ("a.py", PathKind.FILE),
-        ("a", PathKind.DIRECTORY),
-        ("a/c/", PathKind.DIRECTORY),
-        (".", PathKind.DIRECTORY),
-        ("missing.py", PathKind.MISSING),
-        ("a/missing", PathKind.MISSING),
+        ("a.py", Entry.FILE),
+        ("a", Entry.DIRECTORY),
+        ("a/c/", Entry.DIRECTORY),
+        (".", Entry.DIRECTORY),
+        ("missing.py", Entry.MISSING),
+        ("a/missing", Entry.MISSING),
     ],
 )
-def test_inspect(searcher: Searcher, path: str, kind: PathKind) -> None:
-    assert searcher.inspect(path).kind is kind
+def test_inspect(searcher: Searcher, path: str, entry: Entry) -> None:
+    assert searcher.inspect(path).entry is entry
 
 
 @pytest.mark.parametrize("target", [".", "./", "a", "a/", "./a"])

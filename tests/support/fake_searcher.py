@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
-from asrch.domain.ports import NO_SCOPES, PathKind, PathStatus, Scopes
+from asrch.domain.ports import NO_SCOPES, Entry, PathStatus, Scopes
 from asrch.domain.query import Query
 
 Call = tuple[object, ...]
@@ -101,10 +101,10 @@ class FakeSearcher:
             return self.statuses[path]
         name = self._name(self.links.get(self._name(path), path))
         if name in self.files:
-            return PathStatus(PathKind.FILE)
+            return PathStatus(Entry.FILE)
         if name == "." or any(p.startswith(name + "/") for p in self.files):
-            return PathStatus(PathKind.DIRECTORY)
-        return PathStatus(PathKind.MISSING)
+            return PathStatus(Entry.DIRECTORY)
+        return PathStatus(Entry.MISSING)
 
     def check_query(self, query: Query) -> None:
         self.calls.append(("check_query", query.term))

@@ -5,7 +5,7 @@ from typing import TypeVar
 
 from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.modes import Mode
-from asrch.domain.ports import PathKind, PathStatus, Searcher
+from asrch.domain.ports import Entry, PathStatus, Searcher
 from asrch.domain.query import Query
 from asrch.domain.text_safety import quote
 
@@ -14,21 +14,21 @@ def _unreadable(path: str, status: PathStatus) -> InputError:
     return InputError(f"cannot read {quote(path)}: {status.reason}")
 
 
-def _require(searcher: Searcher, path: str, empty: str, refused: dict[PathKind, str]) -> PathKind:
+def _require(searcher: Searcher, path: str, empty: str, refused: dict[Entry, str]) -> Entry:
     """The one path check: `empty` when `path` is "", rg's reason when unreadable, and
-    `refused[kind]` (its `{path}` the quoted path) for each kind the caller refuses."""
+    `refused[entry]` (its `{path}` the quoted path) for each entry the caller refuses."""
     if path == "":
         raise InputError(empty)
     status = searcher.inspect(path)
-    if status.kind is PathKind.UNREADABLE:
+    if status.entry is Entry.UNREADABLE:
         raise _unreadable(path, status)
-    wording = refused.get(status.kind)
+    wording = refused.get(status.entry)
     if wording is not None:
         raise InputError(wording.format(path=quote(path)))
-    return status.kind
+    return status.entry
 
 
-def require_path(searcher: Searcher, path: str) -> PathKind:
+def require_path(searcher: Searcher, path: str) -> Entry:
     """A search target must exist and be readable (D21): the walk's business starts
     below it, where an unreadable entry is a skipped file."""
     return _require(
@@ -36,8 +36,8 @@ def require_path(searcher: Searcher, path: str) -> PathKind:
         path,
         "empty path; give a file or directory, or omit it for .",
         {
-            PathKind.MISSING: "path {path} does not exist",
-            PathKind.SPECIAL: (
+            Entry.MISSING: "path {path} does not exist",
+            Entry.SPECIAL: (
                 "path {path} is a FIFO, socket or device; give a regular file or a directory"
             ),
         },
@@ -51,12 +51,12 @@ def require_file(searcher: Searcher, path: str) -> None:
         path,
         "empty FILE; give one regular file",
         {
-            PathKind.MISSING: "file {path} does not exist",
-            PathKind.DIRECTORY: (
+            Entry.MISSING: "file {path} does not exist",
+            Entry.DIRECTORY: (
                 "{path} is a directory; give one file "
                 "(scout QUERY DIR lists the files with most matches)"
             ),
-            PathKind.SPECIAL: "{path} is a FIFO, socket or device; give one regular file",
+            Entry.SPECIAL: "{path} is a FIFO, socket or device; give one regular file",
         },
     )
 

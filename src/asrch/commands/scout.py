@@ -6,7 +6,7 @@ from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
 from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
-from asrch.domain.ports import PathKind, Scopes, Searcher
+from asrch.domain.ports import Entry, Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
 from asrch.domain.sample import with_scope
 from asrch.domain.scout import (
@@ -29,10 +29,10 @@ def run_scout(
 ) -> ScoutReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     query = single_query(searcher, term, options)
-    kind = query_first(searcher, query, lambda: require_path(searcher, path))
-    if kind is PathKind.FILE:
+    entry = query_first(searcher, query, lambda: require_path(searcher, path))
+    if entry is Entry.FILE:
         require_kept(query.filters, path)
-    directory = kind is PathKind.DIRECTORY
+    directory = entry is Entry.DIRECTORY
     probe = probe_of(searcher, query, path)
     # D45: the binary files are counted where they are printed: JSON (the searcher's
     # own setting), or a zero answer's note; with no probe to make, this search is the

@@ -9,7 +9,7 @@ from asrch.domain.filters import Filters
 from asrch.domain.idle_filters import idle_filters
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.notices import IdleFilterNotice
-from asrch.domain.ports import PathKind, Searcher
+from asrch.domain.ports import Entry, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
 from asrch.domain.words import arg
@@ -22,12 +22,12 @@ def run_survey(
     filters = filters_of(searcher, options)
     queries = [query_of(term, options, filters, what=arg("term")) for term in terms]
     missing = []
-    kinds: dict[str, PathKind] = {}
+    entries: dict[str, Entry] = {}
     real: dict[str, str] = {}
     for path in dict.fromkeys(paths):
         try:
-            kinds[path] = require_path(searcher, path)
-            if kinds[path] is PathKind.FILE:
+            entries[path] = require_path(searcher, path)
+            if entries[path] is Entry.FILE:
                 require_kept(filters, path)
             real[path] = searcher.resolve(path)
         except InputError as exc:
@@ -44,10 +44,10 @@ def run_survey(
         queries,
         paths,
         grid,
-        kinds=[kinds[p] for p in paths],
+        entries=[entries[p] for p in paths],
         real_paths=[real[p] for p in paths],
     )
-    walked = [p for p in dict.fromkeys(paths) if kinds[p] is PathKind.DIRECTORY]
+    walked = [p for p in dict.fromkeys(paths) if entries[p] is Entry.DIRECTORY]
     if filters.active and walked:
         idle = _idle_everywhere(filters, walked, searcher)
         report = report._replace(notices=(*idle, *report.notices))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from asrch.domain.exclusions import excluded_below
 from asrch.domain.notices import NestedPathNotice, Notice, SamePathNotice
-from asrch.domain.ports import PathKind
+from asrch.domain.ports import Entry
 
 
 def _below(inner: str, outer: str) -> list[str] | None:
@@ -21,7 +21,7 @@ def _below(inner: str, outer: str) -> list[str] | None:
 
 
 def overlap_notices(
-    paths: Sequence[str], real_paths: Sequence[str], kinds: Sequence[PathKind]
+    paths: Sequence[str], real_paths: Sequence[str], entries: Sequence[Entry]
 ) -> list[Notice]:
     """One notice per path given 2 or more times, one per pair of nested paths.
 
@@ -29,10 +29,10 @@ def overlap_notices(
     path out of the inner one: no line is counted twice there.
     """
     spellings: dict[str, list[str]] = {}
-    kind_of: dict[str, PathKind] = {}
-    for path, real, kind in zip(paths, real_paths, kinds, strict=True):
+    entry_of: dict[str, Entry] = {}
+    for path, real, entry in zip(paths, real_paths, entries, strict=True):
         spellings.setdefault(real, []).append(path)
-        kind_of[real] = kind
+        entry_of[real] = entry
     notices: list[Notice] = [
         SamePathNotice(paths=tuple(given)) for given in spellings.values() if len(given) > 1
     ]
@@ -43,7 +43,7 @@ def overlap_notices(
                 parts = _below(inner, outer)
                 if parts is None:
                     continue
-                if not excluded_below(parts, is_dir=kind_of[inner] is PathKind.DIRECTORY):
+                if not excluded_below(parts, is_dir=entry_of[inner] is Entry.DIRECTORY):
                     notices.append(
                         NestedPathNotice(path=spellings[inner][0], within=spellings[outer][0])
                     )

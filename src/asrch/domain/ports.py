@@ -26,7 +26,9 @@ if TYPE_CHECKING:
     from asrch.domain.query import Query
 
 
-class PathKind(Enum):
+class Entry(Enum):
+    """What a path names in the filesystem, as far as a search cares."""
+
     MISSING = "missing"
     DIRECTORY = "directory"
     FILE = "file"
@@ -38,7 +40,7 @@ class PathKind(Enum):
 
 
 class PathStatus(NamedTuple):
-    kind: PathKind
+    entry: Entry
     reason: str = ""
     """Why an UNREADABLE path cannot be read, in the system's words."""
 

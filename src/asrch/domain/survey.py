@@ -22,7 +22,7 @@ from asrch.domain.notices import (
     term_hints,
 )
 from asrch.domain.overlaps import overlap_notices
-from asrch.domain.ports import PathKind
+from asrch.domain.ports import Entry
 from asrch.domain.query import Query
 from asrch.domain.words import NextStep, each, given
 
@@ -115,10 +115,10 @@ def build_survey_report(
     paths: Sequence[str],
     tallies: Sequence[Sequence[Tally]],
     *,
-    kinds: Sequence[PathKind],
+    entries: Sequence[Entry],
     real_paths: Sequence[str],
 ) -> SurveyReport:
-    """`tallies[t][p]` is the search of term t in path p; `kinds[p]` is what path p is,
+    """`tallies[t][p]` is the search of term t in path p; `entries[p]` is what path p is,
     `real_paths[p]` where it is (absolute, symlinks resolved)."""
     overall = []
     notices: list[Notice] = []
@@ -137,7 +137,7 @@ def build_survey_report(
         if any(is_broad(t.matches, len(t.files)) for t in row):
             # A term's notice, over every path: its totals, and no narrower path when
             # each path is a named file.
-            one_file = all(kind is PathKind.FILE for kind in kinds)
+            one_file = all(entry is Entry.FILE for entry in entries)
             notices.append(
                 broad_notice(
                     query,
@@ -148,9 +148,9 @@ def build_survey_report(
                     named=True,
                 )
             )
-        for path, kind, tally in zip(paths, kinds, row, strict=True):
+        for path, entry, tally in zip(paths, entries, row, strict=True):
             if tally.capped:
-                directory = kind is PathKind.DIRECTORY
+                directory = entry is Entry.DIRECTORY
                 notice = cap_notice(tally, path, directory=directory, term=query.term, path=path)
                 capped.append((len(notices), notice))
         # D43: no hint about a term matching inside longer words when nothing matched.
@@ -165,7 +165,7 @@ def build_survey_report(
             if total.matches >= DOMINANCE_SHARE * grand:
                 percent = total.matches * 100 // grand
                 notices.append(DominanceNotice(term=total.term, percent=percent))
-    notices += overlap_notices(paths, real_paths, kinds)
+    notices += overlap_notices(paths, real_paths, entries)
     # The unreadable and the binary files under a path are the same whatever the term:
     # counted once a path (each search of the path met them all).
     distinct = _distinct(real_paths)
@@ -181,7 +181,7 @@ def build_survey_report(
         filtered = bool(queries) and queries[0].filters.active
         # D43/D45: the one zero note, with the binary files in it.
         notices.append(
-            NoMatchNotice(directory=PathKind.DIRECTORY in kinds, filtered=filtered, binary=binary)
+            NoMatchNotice(directory=Entry.DIRECTORY in entries, filtered=filtered, binary=binary)
         )
 
     sections = []

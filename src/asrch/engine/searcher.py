@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.modes import Mode
-from asrch.domain.ports import PathKind, PathStatus
+from asrch.domain.ports import Entry, PathStatus
 from asrch.domain.text_safety import quote
 from asrch.domain.words import arg
 from asrch.engine.binary import resolve_rg
@@ -85,16 +85,16 @@ class RipgrepSearcher:
                 raise failed
             mode = os.stat(path).st_mode
         except FileNotFoundError:
-            return PathStatus(PathKind.MISSING)
+            return PathStatus(Entry.MISSING)
         except OSError as exc:
             # ENOTDIR (`FILE/`), ELOOP, ENAMETOOLONG, EACCES on a parent…: say which.
-            return PathStatus(PathKind.UNREADABLE, exc.strerror or str(exc))
+            return PathStatus(Entry.UNREADABLE, exc.strerror or str(exc))
         if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
-            return PathStatus(PathKind.SPECIAL)
+            return PathStatus(Entry.SPECIAL)
         reason = _can_read(path, mode)
         if reason is not None:
-            return PathStatus(PathKind.UNREADABLE, reason)
-        return PathStatus(PathKind.DIRECTORY if stat.S_ISDIR(mode) else PathKind.FILE)
+            return PathStatus(Entry.UNREADABLE, reason)
+        return PathStatus(Entry.DIRECTORY if stat.S_ISDIR(mode) else Entry.FILE)
 
     def _judged(self, query: Query, run: Callable[[], T]) -> T:
         """`run()`, with a complaint of rg's laid at the door of whoever caused it."""
