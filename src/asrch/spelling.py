@@ -47,14 +47,14 @@ class CommandLine:
         return min((argument.spelling, *argument.aliases), key=len)
 
     def reference(self, reference: Reference) -> str:
-        if reference.kind == "type_list":
+        if reference.form == "type_list":
             return f"`asrch --type-list` lists all {reference.words[0]}"
-        if reference.kind == "exclusions":
+        if reference.form == "exclusions":
             return " (see asrch --help)"
-        if reference.kind == "call":
+        if reference.form == "call":
             return shlex.join((reference.name, *self._words(COMMANDS[reference.name], reference)))
         argument = _argument(reference.name)
-        if reference.kind == "given":
+        if reference.form == "given":
             return shlex.join(self._option(argument, reference.words[0]))
         return self.option(argument)
 
@@ -112,14 +112,14 @@ class Tool:
         return argument.tool_key
 
     def reference(self, reference: Reference) -> str:
-        if reference.kind == "exclusions":
+        if reference.form == "exclusions":
             return ""  # a tool caller runs no --help; the server's words are all it has
-        if reference.kind == "type_list":
+        if reference.form == "type_list":
             return (
                 f"type takes one of ripgrep's {reference.words[0]} type names "
                 "(rg --type-list), or narrow with glob instead"
             )
-        if reference.kind == "call":
+        if reference.form == "call":
             values: dict[str, list[str]] = {}
             for pair in reference.words:
                 name, _, value = pair.partition("=")
@@ -129,9 +129,9 @@ class Tool:
         if argument.tool_help is None:  # a mode flag: the tool's `mode` word
             return f"mode {argument.name}"
         key = argument.tool_key
-        if reference.kind == "each":
+        if reference.form == "each":
             return f"{argument.name} in {key}" if argument.many else key
-        if reference.kind == "given":
+        if reference.form == "given":
             value = reference.words[0]
             shown = [value] if argument.many else value
             return f"{key}: {json.dumps(shown, ensure_ascii=False)}"

@@ -374,26 +374,26 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
     values: dict[str, object] = {}
     text = st.text(st.characters(exclude_characters="\0"), max_size=6)
     for option in COMMANDS[command].options:
-        times = draw(st.integers(0, 3 if option.kind == "texts" else 1))
+        times = draw(st.integers(0, 3 if option.value_type == "texts" else 1))
         for _ in range(times):
             spelling = draw(st.sampled_from((option.spelling, *option.aliases)))
-            if option.kind == "flag":
+            if option.value_type == "flag":
                 pieces.append([spelling])
                 texts.append(None)
                 values[option.name] = True
                 continue
-            if option.kind == "number":
+            if option.value_type == "number":
                 number = draw(st.integers(0, 10**20))
                 value = "0" * draw(st.integers(0, 2)) + str(number)
                 values[option.name] = number
-            elif option.kind == "choice":
+            elif option.value_type == "choice":
                 value = draw(st.sampled_from(option.choices))
                 values[option.name] = value
             else:
                 value = draw(text)
             joined = looks_like_option(value) or draw(st.booleans())
             pieces.append([f"{spelling}={value}"] if joined else [spelling, value])
-            texts.append((option.name, value) if option.kind == "texts" else None)
+            texts.append((option.name, value) if option.value_type == "texts" else None)
     positionals = COMMANDS[command].positionals
     # show's QUERY is needed unless --line is given; the arguments then fill from the
     # right (D46).

@@ -7,11 +7,11 @@ import pytest
 
 from asrch.domain.text_safety import (
     JSON_ESCAPES,
-    Kind,
+    CharClass,
+    char_class,
     has_surrogate,
     json_path,
     json_text,
-    kind,
     pastes,
     quote,
     rg_text,
@@ -45,7 +45,7 @@ class Row(NamedTuple):
     """One character and how each output shows it (None: never met there)."""
 
     char: str
-    kind: Kind | None
+    char_class: CharClass | None
     in_value: str
     """Inside a D2 value's quotes."""
     in_line: str
@@ -57,31 +57,31 @@ class Row(NamedTuple):
 
 # One character of each class (and a few of none): the module's table, as values.
 TABLE = [
-    Row("\t", Kind.TAB, "\\t", "\t", False, '"\\t"', "\\u0009"),
-    Row("\n", Kind.LINE_END, "\\n", "\u240a", False, '"\\n"', "\\u000a"),
-    Row("\r", Kind.LINE_END, "\\r", "\u240d", False, '"\\r"', "\\u000d"),
-    Row("\x1b", Kind.CONTROL, "\\u001b", "\u241b", False, '"\\u001b"', "\\u001b"),
-    Row("\x00", Kind.CONTROL, "\\u0000", "\u2400", False, '"\\u0000"', "\\u0000"),
-    Row("\x7f", Kind.CONTROL, "\\u007f", "\u2421", False, '"\\u007f"', "\\u007f"),
-    Row("\x85", Kind.C1, "\\u0085", "\\u0085", False, '"\\u0085"', "\\u0085"),
-    Row("\x9f", Kind.C1, "\\u009f", "\\u009f", False, '"\\u009f"', "\\u009f"),
-    Row("\u2028", Kind.SEPARATOR, "\\u2028", "\\u2028", False, '"\\u2028"', "\\u2028"),
-    Row("\u2029", Kind.SEPARATOR, "\\u2029", "\\u2029", False, '"\\u2029"', "\\u2029"),
-    Row("\udce9", Kind.BYTE, "\\xe9", "\\xe9", False, '"\\\\xe9"', None),
-    Row("\ud800", Kind.SURROGATE, "\\ud800", "\\ud800", False, None, None),
-    Row('"', Kind.QUOTE, '\\"', '"', True, '"\\""', '"'),
-    Row("\\", Kind.BACKSLASH, "\\\\", "\\", True, '"\\\\"', "\\"),
+    Row("\t", CharClass.TAB, "\\t", "\t", False, '"\\t"', "\\u0009"),
+    Row("\n", CharClass.LINE_END, "\\n", "\u240a", False, '"\\n"', "\\u000a"),
+    Row("\r", CharClass.LINE_END, "\\r", "\u240d", False, '"\\r"', "\\u000d"),
+    Row("\x1b", CharClass.CONTROL, "\\u001b", "\u241b", False, '"\\u001b"', "\\u001b"),
+    Row("\x00", CharClass.CONTROL, "\\u0000", "\u2400", False, '"\\u0000"', "\\u0000"),
+    Row("\x7f", CharClass.CONTROL, "\\u007f", "\u2421", False, '"\\u007f"', "\\u007f"),
+    Row("\x85", CharClass.C1, "\\u0085", "\\u0085", False, '"\\u0085"', "\\u0085"),
+    Row("\x9f", CharClass.C1, "\\u009f", "\\u009f", False, '"\\u009f"', "\\u009f"),
+    Row("\u2028", CharClass.SEPARATOR, "\\u2028", "\\u2028", False, '"\\u2028"', "\\u2028"),
+    Row("\u2029", CharClass.SEPARATOR, "\\u2029", "\\u2029", False, '"\\u2029"', "\\u2029"),
+    Row("\udce9", CharClass.BYTE, "\\xe9", "\\xe9", False, '"\\\\xe9"', None),
+    Row("\ud800", CharClass.SURROGATE, "\\ud800", "\\ud800", False, None, None),
+    Row('"', CharClass.QUOTE, '\\"', '"', True, '"\\""', '"'),
+    Row("\\", CharClass.BACKSLASH, "\\\\", "\\", True, '"\\\\"', "\\"),
     Row("é", None, "é", "é", True, '"é"', "é"),
     Row("接", None, "接", "接", True, '"接"', "接"),
     Row(" ", None, " ", " ", True, '" "', " "),
-    Row("\u202e", Kind.FORMAT, "\\u202e", "\\u202e", False, '"\\u202e"', "\\u202e"),
-    Row("\u2066", Kind.FORMAT, "\\u2066", "\\u2066", False, '"\\u2066"', "\\u2066"),
-    Row("\u200b", Kind.FORMAT, "\\u200b", "\\u200b", False, '"\\u200b"', "\\u200b"),
-    Row("\ufeff", Kind.FORMAT, "\\ufeff", "\\ufeff", False, '"\\ufeff"', "\\ufeff"),
-    Row("\xad", Kind.FORMAT, "\\u00ad", "\\u00ad", False, '"\\u00ad"', "\\u00ad"),
+    Row("\u202e", CharClass.FORMAT, "\\u202e", "\\u202e", False, '"\\u202e"', "\\u202e"),
+    Row("\u2066", CharClass.FORMAT, "\\u2066", "\\u2066", False, '"\\u2066"', "\\u2066"),
+    Row("\u200b", CharClass.FORMAT, "\\u200b", "\\u200b", False, '"\\u200b"', "\\u200b"),
+    Row("\ufeff", CharClass.FORMAT, "\\ufeff", "\\ufeff", False, '"\\ufeff"', "\\ufeff"),
+    Row("\xad", CharClass.FORMAT, "\\u00ad", "\\u00ad", False, '"\\u00ad"', "\\u00ad"),
     Row(
         "\U000e0041",
-        Kind.FORMAT,
+        CharClass.FORMAT,
         "\\U000e0041",
         "\\U000e0041",
         False,
@@ -96,7 +96,7 @@ TABLE = [
 @pytest.mark.parametrize("row", TABLE, ids=[f"U+{ord(row.char):04X}" for row in TABLE])
 def test_each_output_shows_each_class_as_the_table_says(row: Row) -> None:
     char = row.char
-    assert kind(char) is row.kind
+    assert char_class(char) is row.char_class
     assert quote(f"a{char}b") == f'"a{row.in_value}b"'
     assert visible(char) == row.in_line
     assert visible_line(f"a{char}b") == f"a{row.in_line}b"
@@ -119,7 +119,7 @@ def test_a_path_doubles_its_own_backslash_before_a_byte_is_written() -> None:
 
 
 def _classed() -> list[int]:
-    return [code for code in range(0x110000) if kind(chr(code)) is not None]
+    return [code for code in range(0x110000) if char_class(chr(code)) is not None]
 
 
 def test_the_format_class_is_unicodes_format_category() -> None:
@@ -128,7 +128,7 @@ def test_the_format_class_is_unicodes_format_category() -> None:
     (the rest of the tag block, U+2065): one that a later Unicode makes Cf is already in."""
     import unicodedata
 
-    formats = {c for c in _classed() if kind(chr(c)) is Kind.FORMAT}
+    formats = {c for c in _classed() if char_class(chr(c)) is CharClass.FORMAT}
     cf = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
     assert cf <= formats
     assert {unicodedata.category(chr(c)) for c in formats - cf} == {"Cn"}
@@ -146,15 +146,17 @@ def test_the_classes_cover_what_the_table_names_and_nothing_else() -> None:
         0x2029,
         *range(0xD800, 0xE000),
     }
-    formats = {c for c in classed if kind(chr(c)) is Kind.FORMAT}
+    formats = {c for c in classed if char_class(chr(c)) is CharClass.FORMAT}
     assert set(classed) - formats == expected
-    assert [c for c in range(0xDC80, 0xDD00)] == [c for c in classed if kind(chr(c)) is Kind.BYTE]
+    assert [c for c in range(0xDC80, 0xDD00)] == [
+        c for c in classed if char_class(chr(c)) is CharClass.BYTE
+    ]
 
 
 def test_a_printable_string_holds_no_class_but_quote_and_backslash() -> None:
     """What every fast path (`str.isprintable` first) rests on."""
-    printable = {kind(chr(code)) for code in _classed() if chr(code).isprintable()}
-    assert printable == {Kind.QUOTE, Kind.BACKSLASH}
+    printable = {char_class(chr(code)) for code in _classed() if chr(code).isprintable()}
+    assert printable == {CharClass.QUOTE, CharClass.BACKSLASH}
 
 
 def test_a_line_shows_each_character_as_one_character_would() -> None:
@@ -164,7 +166,7 @@ def test_a_line_shows_each_character_as_one_character_would() -> None:
 
 
 def test_json_escapes_are_what_the_encoder_leaves_raw() -> None:
-    formats = {c for c in _classed() if kind(chr(c)) is Kind.FORMAT}
+    formats = {c for c in _classed() if char_class(chr(c)) is CharClass.FORMAT}
     assert set(JSON_ESCAPES) == {0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *formats}
     for code in formats:
         assert json.loads(f'"{JSON_ESCAPES[code]}"') == chr(code)

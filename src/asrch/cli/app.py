@@ -66,15 +66,15 @@ def _hint(argument: Argument, *, optional: bool = False) -> Any:
     names = (argument.spelling, *argument.aliases)
     if argument.positional:
         # The token as typed: no coercion of cyclopts' for `str | None` ("none").
-        kind: Any = str | None if optional else str
-        return Annotated[kind, Parameter(name=argument.spelling, converter=_as_typed)]
+        token: Any = str | None if optional else str
+        return Annotated[token, Parameter(name=argument.spelling, converter=_as_typed)]
     base: Any = {
         "flag": bool,
         "text": str,
         "texts": list[str] | None,
         "number": int if argument.default is not None else int | None,
         "choice": str,
-    }[argument.kind]
+    }[argument.value_type]
     return Annotated[base, Parameter(name=names, negative=(), converter=converter_for(argument))]
 
 
@@ -90,7 +90,7 @@ def _parameter(argument: Argument, *, filled_from_the_right: bool = False) -> in
         return inspect.Parameter(
             argument.name, inspect.Parameter.POSITIONAL_ONLY, default=default, annotation=hint
         )
-    default = None if argument.kind == "texts" else argument.default
+    default = None if argument.value_type == "texts" else argument.default
     return inspect.Parameter(
         argument.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint
     )

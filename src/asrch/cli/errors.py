@@ -54,7 +54,7 @@ class UnknownWordError(ArgumentError):
 def one_mode(command: Command[Any], values: Mapping[str, Any]) -> None:
     """The mode flags are the command line's spelling of one `mode` (D11): at most one
     of them, and `--regex` only where the command's `mode` takes it."""
-    flags = [a for a in command.options if a.kind == "flag" and a.tool_help is None]
+    flags = [a for a in command.options if a.value_type == "flag" and a.tool_help is None]
     chosen = [a.spelling for a in flags if values.get(a.name)]
     if values.get("regex") and not allows_regex(command):
         raise ArgumentError(
@@ -71,7 +71,7 @@ def one_mode(command: Command[Any], values: Mapping[str, Any]) -> None:
 def refuse_flag_values(tokens: Sequence[str]) -> None:
     """A flag written with a value (`--word=yes`, `-i=`), before `--`: an input error."""
     arguments = _arguments(tokens[0]) if tokens else ()
-    flags = {s: a.spelling for a in arguments if a.kind == "flag" for s in _spellings(a)}
+    flags = {s: a.spelling for a in arguments if a.value_type == "flag" for s in _spellings(a)}
     if tokens and tokens[0] == "mcp":
         flags["--structured"] = "--structured"
     for token in _options(tokens[1:]):
@@ -153,7 +153,7 @@ def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any]:
         return [t.value for t in tokens]
 
     converters = {"flag": flag, "number": number, "choice": choice, "text": text, "texts": texts}
-    return converters[argument.kind]
+    return converters[argument.value_type]
 
 
 def _options(tokens: Sequence[str]) -> list[str]:
@@ -177,7 +177,7 @@ def _typed(tokens: Sequence[str], argument: Argument) -> list[str]:
         spelling, equals, _ = token.partition("=")
         if spelling not in _spellings(argument):
             continue
-        if equals or argument.kind == "flag":
+        if equals or argument.value_type == "flag":
             shown.append(quote(token))
         elif i + 1 < len(options):
             shown.append(f"{spelling} {quote(options[i + 1])}")
@@ -212,7 +212,7 @@ def _missing(exc: MissingArgumentError, command: str, tokens: Sequence[str]) -> 
 def _positionals(command: str, tokens: Sequence[str]) -> list[str]:
     """The arguments given besides options: what the count errors list."""
     declared = [a for a in _arguments(command) if a.cli is not None and not a.positional]
-    taking = {s for a in declared if a.kind != "flag" for s in _spellings(a)}
+    taking = {s for a in declared if a.value_type != "flag" for s in _spellings(a)}
     got: list[str] = []
     skip = False
     dashes = False
@@ -307,8 +307,8 @@ def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
     """cyclopts' error for `tokens`, in asrch's words."""
     command = tokens[0]
     if isinstance(exc, UnknownCommandError) or command not in (*COMMANDS, "mcp"):
-        kind = "option" if command.startswith("-") else "command"
-        return UnknownWordError(f"unknown {kind}: {quote(command)}")
+        word = "option" if command.startswith("-") else "command"
+        return UnknownWordError(f"unknown {word}: {quote(command)}")
     if isinstance(exc, RepeatArgumentError) and exc.token.keyword is not None:
         argument = _argument_named(command, [exc.token.keyword])
         if argument is not None:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from asrch.domain.show import ShowReport
     from asrch.domain.survey import SurveyReport
 
-Kind = Literal["flag", "text", "texts", "number", "choice"]
+ValueType = Literal["flag", "text", "texts", "number", "choice"]
 """How an option reads the command line: a flag takes no value; text one string; texts
 one string each time it is given (a list); number ASCII digits (D25); choice one word."""
 
@@ -59,7 +59,7 @@ class Argument(NamedTuple):
 
     name: str
     """The use case's and the tool's name for it (`query`, `clusters`, `ignore_case`)."""
-    kind: Kind = "text"
+    value_type: ValueType = "text"
     default: Any = None
     help: str = ""
     """The command line's help line (after its spelling)."""
@@ -106,7 +106,7 @@ class Argument(NamedTuple):
 
     @property
     def many(self) -> bool:
-        return self.kind == "texts" or str(self.cli).endswith("...")
+        return self.value_type == "texts" or str(self.cli).endswith("...")
 
     @property
     def tool_key(self) -> str:
@@ -408,7 +408,7 @@ SURVEY: "Command[SurveyReport]" = Command(
             "path",
             "files or directories (default .)",
             "Files or directories; none: the first root.",
-            kind="texts",
+            value_type="texts",
             default=(".",),
             most=MAX_PATHS,
         ),

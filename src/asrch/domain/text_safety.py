@@ -2,10 +2,10 @@ r"""Which characters could break an output, and how each output shows them (issu
 
 Text reaches asrch as `str` decoded with `surrogateescape` (names through os.fsdecode,
 file lines from their bytes), so a byte that is not UTF-8 is one code point
-U+DC80-U+DCFF. `kind` sorts a character into one class; the functions below say how
+U+DC80-U+DCFF. `char_class` sorts a character into one class; the functions below say how
 each output shows each class, and each rule is written once, here.
 
-| class (`Kind`) | code points         | D2 value  | line text | step   | JSON string | rg's words |
+| `CharClass`    | code points         | D2 value  | line text | step   | JSON string | rg's words |
 | -------------- | ------------------- | --------- | --------- | ------ | ----------- | ---------- |
 | TAB            | U+0009              | `\t`      | kept      | none   | `\t`        | `\u0009`   |
 | LINE_END       | U+000A, U+000D      | `\n` `\r` | `␊` `␍`   | none   | `\n` `\r`   | `\u000a`   |
@@ -64,7 +64,7 @@ from collections.abc import Iterable
 from enum import Enum
 
 
-class Kind(Enum):
+class CharClass(Enum):
     TAB = "tab"
     LINE_END = "line end"
     CONTROL = "control"
@@ -77,54 +77,54 @@ class Kind(Enum):
     BACKSLASH = "backslash"
 
 
-_SPANS: tuple[tuple[int, int, Kind], ...] = (
-    (0x00, 0x09, Kind.CONTROL),
-    (0x09, 0x0A, Kind.TAB),
-    (0x0A, 0x0B, Kind.LINE_END),
-    (0x0B, 0x0D, Kind.CONTROL),
-    (0x0D, 0x0E, Kind.LINE_END),
-    (0x0E, 0x20, Kind.CONTROL),
-    (0x22, 0x23, Kind.QUOTE),
-    (0x5C, 0x5D, Kind.BACKSLASH),
-    (0x7F, 0x80, Kind.CONTROL),
-    (0x80, 0xA0, Kind.C1),
-    (0xAD, 0xAE, Kind.FORMAT),
-    (0x600, 0x606, Kind.FORMAT),
-    (0x61C, 0x61D, Kind.FORMAT),
-    (0x6DD, 0x6DE, Kind.FORMAT),
-    (0x70F, 0x710, Kind.FORMAT),
-    (0x890, 0x892, Kind.FORMAT),
-    (0x8E2, 0x8E3, Kind.FORMAT),
-    (0x180E, 0x180F, Kind.FORMAT),
-    (0x200B, 0x2010, Kind.FORMAT),
-    (0x2028, 0x202A, Kind.SEPARATOR),
-    (0x202A, 0x202F, Kind.FORMAT),
-    (0x2060, 0x2070, Kind.FORMAT),
-    (0xD800, 0xDC80, Kind.SURROGATE),
+_SPANS: tuple[tuple[int, int, CharClass], ...] = (
+    (0x00, 0x09, CharClass.CONTROL),
+    (0x09, 0x0A, CharClass.TAB),
+    (0x0A, 0x0B, CharClass.LINE_END),
+    (0x0B, 0x0D, CharClass.CONTROL),
+    (0x0D, 0x0E, CharClass.LINE_END),
+    (0x0E, 0x20, CharClass.CONTROL),
+    (0x22, 0x23, CharClass.QUOTE),
+    (0x5C, 0x5D, CharClass.BACKSLASH),
+    (0x7F, 0x80, CharClass.CONTROL),
+    (0x80, 0xA0, CharClass.C1),
+    (0xAD, 0xAE, CharClass.FORMAT),
+    (0x600, 0x606, CharClass.FORMAT),
+    (0x61C, 0x61D, CharClass.FORMAT),
+    (0x6DD, 0x6DE, CharClass.FORMAT),
+    (0x70F, 0x710, CharClass.FORMAT),
+    (0x890, 0x892, CharClass.FORMAT),
+    (0x8E2, 0x8E3, CharClass.FORMAT),
+    (0x180E, 0x180F, CharClass.FORMAT),
+    (0x200B, 0x2010, CharClass.FORMAT),
+    (0x2028, 0x202A, CharClass.SEPARATOR),
+    (0x202A, 0x202F, CharClass.FORMAT),
+    (0x2060, 0x2070, CharClass.FORMAT),
+    (0xD800, 0xDC80, CharClass.SURROGATE),
     # os.fsdecode's stand-ins for the bytes 0x80-0xFF (a byte below 0x80 is UTF-8).
-    (0xDC80, 0xDD00, Kind.BYTE),
-    (0xDD00, 0xE000, Kind.SURROGATE),
-    (0xFEFF, 0xFF00, Kind.FORMAT),
-    (0xFFF9, 0xFFFC, Kind.FORMAT),
-    (0x110BD, 0x110BE, Kind.FORMAT),
-    (0x110CD, 0x110CE, Kind.FORMAT),
-    (0x13430, 0x13440, Kind.FORMAT),
-    (0x1BCA0, 0x1BCA4, Kind.FORMAT),
-    (0x1D173, 0x1D17B, Kind.FORMAT),
-    (0xE0000, 0xE0080, Kind.FORMAT),
+    (0xDC80, 0xDD00, CharClass.BYTE),
+    (0xDD00, 0xE000, CharClass.SURROGATE),
+    (0xFEFF, 0xFF00, CharClass.FORMAT),
+    (0xFFF9, 0xFFFC, CharClass.FORMAT),
+    (0x110BD, 0x110BE, CharClass.FORMAT),
+    (0x110CD, 0x110CE, CharClass.FORMAT),
+    (0x13430, 0x13440, CharClass.FORMAT),
+    (0x1BCA0, 0x1BCA4, CharClass.FORMAT),
+    (0x1D173, 0x1D17B, CharClass.FORMAT),
+    (0xE0000, 0xE0080, CharClass.FORMAT),
 )
 """Every classed code point, as `[start, stop)` spans in order: the classes' one
-definition, which `kind` looks a character up in."""
+definition, which `char_class` looks a character up in."""
 
 _STARTS = [start for start, _, _ in _SPANS]
 
-_PRINTABLE = (Kind.QUOTE, Kind.BACKSLASH)
+_PRINTABLE = (CharClass.QUOTE, CharClass.BACKSLASH)
 """The only classes `str.isprintable` passes (the tests hold it to that): a printable
 string holds no other, so the outputs below ask it first, in C, and look a character up
 only in a string that is not."""
 
 
-def kind(char: str) -> Kind | None:
+def char_class(char: str) -> CharClass | None:
     """The class of one character; None: shown as itself by every output."""
     code = ord(char)
     index = bisect_right(_STARTS, code) - 1
@@ -134,8 +134,8 @@ def kind(char: str) -> Kind | None:
     return found if code < stop else None
 
 
-def _codes(*kinds: Kind) -> Iterable[int]:
-    return (code for start, stop, k in _SPANS if k in kinds for code in range(start, stop))
+def _codes(*classes: CharClass) -> Iterable[int]:
+    return (code for start, stop, k in _SPANS if k in classes for code in range(start, stop))
 
 
 def _code_escape(char: str) -> str:
@@ -162,10 +162,10 @@ _NAMED = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def _in_quotes(char: str) -> str:
-    found = kind(char)
+    found = char_class(char)
     if found is None:
         return char
-    if found is Kind.BYTE:
+    if found is CharClass.BYTE:
         return _byte_escape(char)
     return _NAMED.get(char) or _code_escape(char)
 
@@ -184,12 +184,12 @@ def visible(char: str) -> str:
     """How one character of a line prints."""
     if char.isprintable():
         return char
-    found = kind(char)
-    if found is None or found is Kind.TAB:
+    found = char_class(char)
+    if found is None or found is CharClass.TAB:
         return char
-    if found is Kind.BYTE:
+    if found is CharClass.BYTE:
         return _byte_escape(char)
-    if found is Kind.CONTROL or found is Kind.LINE_END:
+    if found is CharClass.CONTROL or found is CharClass.LINE_END:
         # Unicode Control Pictures: visible, one column, never a real control.
         code = ord(char)
         return chr(0x2400 + code) if code < 0x20 else "\u2421"
@@ -206,14 +206,14 @@ def visible_line(text: str) -> str:
 
 def pastes(word: str) -> bool:
     """Whether a word of a command can be pasted into a shell as part of one line."""
-    return word.isprintable() or all(kind(c) in (None, *_PRINTABLE) for c in word)
+    return word.isprintable() or all(char_class(c) in (None, *_PRINTABLE) for c in word)
 
 
 # JSON strings.
 
 JSON_ESCAPES = {
     code: _json_escape(code)
-    for code in _codes(Kind.CONTROL, Kind.C1, Kind.SEPARATOR, Kind.FORMAT)
+    for code in _codes(CharClass.CONTROL, CharClass.C1, CharClass.SEPARATOR, CharClass.FORMAT)
     if code >= 0x20  # below: the encoder's own (`\n`, `\u001b`)
 }
 """What a JSON encoder leaves raw but asrch escapes (a `str.translate` table)."""
@@ -223,7 +223,7 @@ def json_text(value: str) -> str:
     """A term or a path as a JSON string holds it: each BYTE written `\\xNN`."""
     if value.isascii():
         return value
-    return "".join(_byte_escape(c) if kind(c) is Kind.BYTE else c for c in value)
+    return "".join(_byte_escape(c) if char_class(c) is CharClass.BYTE else c for c in value)
 
 
 def json_path(path: str) -> str:
@@ -236,7 +236,9 @@ def json_path(path: str) -> str:
 
 def has_surrogate(value: str) -> bool:
     """Whether a string holds a BYTE or a SURROGATE: no JSON string can."""
-    return not value.isascii() and any(kind(c) in (Kind.BYTE, Kind.SURROGATE) for c in value)
+    return not value.isascii() and any(
+        char_class(c) in (CharClass.BYTE, CharClass.SURROGATE) for c in value
+    )
 
 
 # rg's words.

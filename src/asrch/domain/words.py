@@ -40,11 +40,13 @@ class NextStep(NamedTuple):
 MARK = "\x1f"
 """Around a reference: ASCII's unit separator."""
 
-Kind = Literal["arg", "each", "given", "call", "type_list", "exclusions"]
+Form = Literal["arg", "each", "given", "call", "type_list", "exclusions"]
+"""What a reference stands for: the argument, each of its values, one value given, a
+call, rg's type list, the default exclusions."""
 
 
 class Reference(NamedTuple):
-    kind: Kind
+    form: Form
     name: str
     """The argument's name in the table (a command's name for `call`)."""
     words: tuple[str, ...] = ()
@@ -52,8 +54,8 @@ class Reference(NamedTuple):
     types rg knows."""
 
 
-def _ref(kind: Kind, name: str, *words: str) -> str:
-    return MARK + " ".join((kind, name, *words)) + MARK
+def _ref(form: Form, name: str, *words: str) -> str:
+    return MARK + " ".join((form, name, *words)) + MARK
 
 
 def arg(name: str) -> str:
@@ -109,7 +111,7 @@ def spelled(text: str, spelling: Spelling) -> str:
 
 def _writer(spelling: Spelling) -> Callable[[re.Match[str]], str]:
     def write(found: re.Match[str]) -> str:
-        kind, name, *words = found.group(1).split(" ")
-        return spelling.reference(Reference(kind, name, tuple(words)))  # type: ignore[arg-type]
+        form, name, *words = found.group(1).split(" ")
+        return spelling.reference(Reference(form, name, tuple(words)))  # type: ignore[arg-type]
 
     return write

@@ -177,20 +177,20 @@ def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
             continue
         try:
             record = _decode_json(line.decode("utf-8"))
-            kind = record["type"]
-            if kind not in ("match", "context"):
+            record_type = record["type"]
+            if record_type not in ("match", "context"):
                 continue
             data = record["data"]
             raw_path = _data(data["path"])
             path = paths.get(raw_path)
             if path is None:
                 path = paths[raw_path] = os.fsdecode(raw_path)
-            first = data["submatches"][0] if kind == "match" and data["submatches"] else None
+            first = data["submatches"][0] if record_type == "match" and data["submatches"] else None
             yield LineEvent(
                 path=path,
                 line_number=int(data["line_number"]),
                 text=_data(data["lines"]),
-                is_match=kind == "match",
+                is_match=record_type == "match",
                 first_match=None if first is None else (int(first["start"]), int(first["end"])),
                 offset=int(data["absolute_offset"]) if data.get("asrch_cut") else None,
             )

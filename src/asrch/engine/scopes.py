@@ -642,15 +642,15 @@ def _clean_function(node: Node, verdicts: _Verdicts) -> bool:
 
 
 def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> bool:
-    kind = node.type
-    if kind in grammar.definitions:
-        if kind == "function_definition" and parent.type in grammar.functions_not_in:
+    node_type = node.type
+    if node_type in grammar.definitions:
+        if node_type == "function_definition" and parent.type in grammar.functions_not_in:
             return False
-        if kind in _C_TYPES:
+        if node_type in _C_TYPES:
             return node.child_by_field_name("body") is not None
         return True
-    if top and kind in grammar.top_level and node.end_point[0] > node.start_point[0]:
-        if kind == "expression_statement":
+    if top and node_type in grammar.top_level and node.end_point[0] > node.start_point[0]:
+        if node_type == "expression_statement":
             first = node.named_child(0) if node.named_child_count else None
             return first is not None and first.type in _ASSIGNMENTS
         return True

@@ -173,7 +173,7 @@ class RipgrepSearcher:
 
     def resolve(self, path: str) -> str:
         """Where `path` lands, absolute, symlinks resolved; as well as can be told when
-        that cannot (issue 32, item 8): a component that changed kind while it was
+        that cannot (issue 32, item 8): a component that changed type while it was
         resolved (EINVAL, ENOENT) leaves the path's own spelling, made absolute; a
         working directory that no longer exists leaves the path as given (relative:
         where it lands is unknown, as it is to rg, which matches globs whole then)."""

@@ -58,7 +58,7 @@ def _pairs_by_path(pairs: tuple[tuple[str, str], ...]) -> str:
 
 def _loose_boundary(notice: LooseBoundaryNotice) -> str:
     flag = arg(notice.mode.value)
-    kind = (
+    edge = (
         "a non-word character" if notice.mode is Mode.WORD else "a character outside [A-Za-z0-9_]"
     )
     term = notice.term
@@ -71,7 +71,7 @@ def _loose_boundary(notice: LooseBoundaryNotice) -> str:
     part = word_part(term, notice.mode)
     bounded = f"{flag} {quote(part)}, or " if part else ""
     return (
-        f"{quote(term)} {edges} with {kind}, so {flag} also demands one {where} and misses "
+        f"{quote(term)} {edges} with {edge}, so {flag} also demands one {where} and misses "
         f"lines like {' and '.join(quote(m) for m in missed)}; search {bounded}"
         f"{quote(term)} without {flag}"
     )

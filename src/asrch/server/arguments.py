@@ -26,16 +26,16 @@ from asrch.domain.text_safety import quote
 
 
 def _json_type(argument: Argument) -> dict[str, Any]:
-    if argument.kind == "flag":
+    if argument.value_type == "flag":
         return {"type": "boolean"}
-    if argument.kind == "number":
+    if argument.value_type == "number":
         schema: dict[str, Any] = {"type": "integer"}
         if argument.low is not None:
             schema["minimum"] = argument.low
         if argument.high is not None:
             schema["maximum"] = argument.high
         return schema
-    if argument.kind == "choice":
+    if argument.value_type == "choice":
         return {"type": "string", "enum": list(argument.choices)}
     if argument.many:
         schema = {"type": ["array", "string"], "items": {"type": "string"}}
@@ -66,7 +66,7 @@ def input_schema(name: str) -> dict[str, Any]:
     }
 
 
-def _kind_of(value: Any) -> str:
+def _what_is(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -85,35 +85,35 @@ def _kind_of(value: Any) -> str:
 def _read_one(argument: Argument, value: Any) -> Any:
     """`value` as the use case takes it, or the refusal naming the argument."""
     key = argument.tool_key
-    if argument.kind == "flag":
+    if argument.value_type == "flag":
         if not isinstance(value, bool):
-            raise InputError(f"{key} must be true or false, not {_kind_of(value)}")
+            raise InputError(f"{key} must be true or false, not {_what_is(value)}")
         return value
-    if argument.kind == "number":
+    if argument.value_type == "number":
         allowed = argument.allowed_range()
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InputError(f"{key} must be an integer, {allowed}, not {_kind_of(value)}")
+            raise InputError(f"{key} must be an integer, {allowed}, not {_what_is(value)}")
         low, high = argument.low, argument.high
         if (low is not None and value < low) or (high is not None and value > high):
             raise OutOfRangeError(key, value, allowed)
         return value
-    if argument.kind == "choice":
+    if argument.value_type == "choice":
         if value not in argument.choices:
             raise InputError(
-                f"{key} must be one of {', '.join(argument.choices)}, not {_kind_of(value)}"
+                f"{key} must be one of {', '.join(argument.choices)}, not {_what_is(value)}"
             )
         return value
     if argument.many:
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             raise InputError(
-                f"{key} must be a list of strings (or one string), not {_kind_of(value)}"
+                f"{key} must be a list of strings (or one string), not {_what_is(value)}"
             )
         if argument.most is not None and len(items) > argument.most:
             raise InputError(f"{key} has {len(items)} items; at most {argument.most} are allowed")
         return items
     if not isinstance(value, str):
-        raise InputError(f"{key} must be a string, not {_kind_of(value)}")
+        raise InputError(f"{key} must be a string, not {_what_is(value)}")
     return value
 
 

@@ -64,7 +64,7 @@ class Roots:
         try:
             landed = os.path.realpath(joined)
         except OSError:
-            # A component changed kind while it was resolved (EINVAL, ENOENT): read
+            # A component changed type while it was resolved (EINVAL, ENOENT): read
             # where it lands as unknown; the pin below says what it is now, or fails.
             landed = os.path.normpath(joined)
         if any(_within(landed, root) for root in self.real):

@@ -79,9 +79,9 @@ def _refused(value: Any) -> JSONRPCError | None:
             "which is no Unicode character",
         )
     if not isinstance(value, dict):
-        kind = "a batch" if isinstance(value, list) else f"a JSON {type(value).__name__}"
+        what = "a batch" if isinstance(value, list) else f"a JSON {type(value).__name__}"
         return _error(
-            None, INVALID_REQUEST, f"Invalid Request: a message is one JSON object, not {kind}"
+            None, INVALID_REQUEST, f"Invalid Request: a message is one JSON object, not {what}"
         )
     if "id" in value and ident is None and "method" in value:
         return _error(None, INVALID_REQUEST, 'Invalid Request: "id" must be a string or an integer')
