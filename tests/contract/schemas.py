@@ -1,5 +1,5 @@
 """The committed schemas (schema/COMMAND.schema.json), as a real JSON Schema validator reads
-them: answers are held to the published files, not to the models they came from."""
+them: answers are held to the published files, not to the shapes they came from."""
 
 import functools
 import json
@@ -37,12 +37,13 @@ def one_answer(stdout: str) -> Any:
     return answer
 
 
-def as_the_models_print(stdout: str) -> str:
-    """The answer `stdout` holds, validated by its command's model and printed by
-    pydantic: what `--format json` printed before D41 took pydantic off its path. The
-    stdlib writer must print the same bytes."""
-    from asrch.contract.models import ANSWERS
+def as_pydantic_prints(stdout: str) -> str:
+    """The answer `stdout` holds, validated against its command's shape and printed by
+    pydantic (which writes a TypedDict's keys in declaration order): what
+    `--format json` printed before D41 took pydantic off its path. The stdlib writer
+    must print the same bytes, so its key order is the shape's."""
+    from asrch.contract.schema import adapter
     from asrch.domain.text_safety import JSON_ESCAPES
 
-    model = ANSWERS[json.loads(stdout)["command"]].model_validate_json(stdout)
-    return model.model_dump_json().translate(JSON_ESCAPES) + "\n"
+    shape = adapter(json.loads(stdout)["command"])
+    return shape.dump_json(shape.validate_json(stdout)).decode().translate(JSON_ESCAPES) + "\n"

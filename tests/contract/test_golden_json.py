@@ -15,7 +15,7 @@ import pytest
 from asrch.domain.text_safety import json_text
 from asrch.render.scout import is_the_path
 from tests.contract import toon
-from tests.contract.schemas import COMMANDS, as_the_models_print, one_answer
+from tests.contract.schemas import COMMANDS, as_pydantic_prints, one_answer
 from tests.golden.examples import Example, parse_examples
 from tests.golden.runner import Trees, run_example, slug, spec_pairs
 
@@ -255,7 +255,7 @@ def test_the_json_answer_says_what_the_text_says(
         return
     assert result.err == "", where
     answer = one_answer(result.out)
-    assert result.out == as_the_models_print(result.out), f"{where}: not the models' bytes"
+    assert result.out == as_pydantic_prints(result.out), f"{where}: not pydantic's bytes"
     text = toon.read(_text(example))
     assert answer["command"] == shlex.split(example.command)[1], where
     # survey's block only holds repeated counts (D42): often it is not printed at all.

@@ -9,11 +9,12 @@ from collections.abc import Callable
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from asrch.contract.build import answer
-from asrch.contract.models import Notice, PathMatches, ScoutAnswer, validated
 from asrch.contract.render import render_json
+from asrch.contract.schema import adapter, validated
+from asrch.contract.shapes import Notice, PathMatches
 from asrch.domain.clusters import Cluster
 from asrch.domain.counting import Ranked
 from asrch.domain.lines import SourceLine
@@ -38,10 +39,14 @@ modes = st.sampled_from(list(Mode))
 line_bytes = st.binary(max_size=60) | st.binary(min_size=790, max_size=900)
 
 
-def _as_the_models_print(report: object) -> str:
-    """The report's answer validated by its model and printed by pydantic (D41: the
-    command line's stdlib writer must print exactly these bytes)."""
-    return validated(answer(report)).model_dump_json().translate(JSON_ESCAPES) + "\n"
+def _as_pydantic_prints(report: object) -> str:
+    """The report's answer validated against its shape and printed by pydantic, in the
+    shape's key order (D41: the command line's stdlib writer must print exactly these
+    bytes)."""
+    values = answer(report)
+    shape = adapter(values["command"])
+    printed = shape.dump_json(shape.validate_python(values)).decode()
+    return printed.translate(JSON_ESCAPES) + "\n"
 
 
 def _check_no_raw_controls(out: str) -> None:
@@ -71,9 +76,10 @@ def test_scout_any_names(term: str, mode: Mode, path: str, rows: list[tuple[str,
         notices=notices,
     )
     out = render_json(report)
-    assert out == _as_the_models_print(report)
+    assert out == _as_pydantic_prints(report)
     _check_no_raw_controls(out)
     data = one_answer(out)
+    assert validated(answer(report)) == data, "the MCP structured content is the same answer"
     assert (data["query"], data["path"], data["mode"]) == (
         json_text(term),
         json_path(path),
@@ -128,7 +134,7 @@ def test_snippet_text_is_the_text_answer_s(
     ]
     for report, render_text in renderers:
         out = render_json(report)
-        assert out == _as_the_models_print(report)
+        assert out == _as_pydantic_prints(report)
         _check_no_raw_controls(out)
         data = one_answer(out)
         shown = data["snippets"] if data["command"] == "show" else data["shown"][0]["snippets"]
@@ -140,29 +146,29 @@ def test_snippet_text_is_the_text_answer_s(
         assert all(len(ln["text"].encode()) < 800 for s in shown for ln in s["lines"])
 
 
-def test_the_models_refuse_what_the_contract_does_not_allow() -> None:
+def test_the_shapes_refuse_what_the_contract_does_not_allow() -> None:
+    notice, row = TypeAdapter(Notice), TypeAdapter(PathMatches)
+    assert notice.validate_python({"kind": "cap", "message": "x"})
+    assert row.validate_python({"path": "a", "matches": 0})
     with pytest.raises(ValidationError):
-        Notice(kind="surprise", message="x")
+        notice.validate_python({"kind": "surprise", "message": "x"})
     with pytest.raises(ValidationError):
-        PathMatches(path="a", matches=-1)
+        row.validate_python({"path": "a", "matches": -1})
     with pytest.raises(ValidationError):
-        PathMatches(path="a", matches=1, extra=2)  # type: ignore[call-arg]
+        row.validate_python({"path": "a", "matches": 1, "extra": 2})
     with pytest.raises(ValidationError):
-        PathMatches(path="a", matches="1")  # type: ignore[arg-type]
-    row = PathMatches(path="a", matches=1)
+        row.validate_python({"path": "a", "matches": "1"})
     with pytest.raises(ValidationError):
-        row.matches = 2  # type: ignore[misc]
+        row.validate_python({"path": "a"})
+    # A name's undecodable byte is made printable by the builder; the shapes refuse
+    # one that was not (no JSON string can hold it).
+    with pytest.raises(ValidationError, match="surrogate"):
+        row.validate_python({"path": "caf\udce9", "matches": 1})
 
 
 def test_every_report_has_its_answer_and_nothing_else_does() -> None:
     with pytest.raises(TypeError, match="no JSON answer for Query"):
         answer(Query(term="x"))
-    assert ScoutAnswer.model_fields["schema_version"].default == "1"
-
-    # A name's undecodable byte is made printable by the builder; the models refuse
-    # one that was not (no JSON string can hold it).
-    with pytest.raises(ValidationError, match="surrogate"):
-        PathMatches(path="caf\udce9", matches=1)
     report = ScoutReport(
         query=Query(term="x"),
         path=".",

@@ -1,19 +1,22 @@
 """Domain reports to contract answers: pure functions, one per command, no pydantic.
 
-Each answer is the JSON value `--format json` prints: a dict whose keys are the fields
-of the command's model (`models.py`) in the model's order, terms and paths already
+Each answer is the JSON value `--format json` prints: a dict of its command's shape
+(`shapes.py`, the one declaration; the type checker holds every key and value here to
+it), its keys in the shape's order (the tests hold that), terms and paths already
 `json_text`, tuples for arrays. The command line serializes it with the stdlib (D41);
-the models validate it (`models.validated`) in the tests and at the MCP boundary.
+`schema.validated` checks it through pydantic in the tests and at the MCP boundary.
+The shapes are imported for the type checker only: this path runs none of them.
 
 The numbers come from the same report the text renderer reads, and every string the
 text prints (notices, snippet text) comes from the same render functions: one source,
 two renderers.
 """
 
-from functools import singledispatch
-from typing import Any
+from __future__ import annotations
 
-from asrch.contract.values import SCHEMA_VERSION
+from functools import singledispatch
+from typing import TYPE_CHECKING, Literal
+
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
@@ -33,19 +36,35 @@ from asrch.render.show import window
 from asrch.render.snippets import scope_line, source_line
 from asrch.spelling import COMMAND_LINE, TOOL
 
-Answer = dict[str, Any]
-"""One command's answer as JSON values (its model's fields, in order)."""
+SCHEMA_VERSION: Literal["1"] = "1"
+"""D27's version, the shapes' `schema_version` (the type checker holds the two equal)."""
+
+if TYPE_CHECKING:
+    from asrch.contract.shapes import (
+        Answer,
+        Options,
+        PathMatches,
+        SampleAnswer,
+        ScopeLine,
+        ScoutAnswer,
+        ShowAnswer,
+        Snippet,
+        SnippetLine,
+        SurveyAnswer,
+        Tail,
+    )
+    from asrch.domain.modes import Mode
 
 
-def _rows(rows: tuple[Ranked, ...]) -> tuple[Answer, ...]:
+def _rows(rows: tuple[Ranked, ...]) -> tuple[PathMatches, ...]:
     return tuple({"path": json_path(r.path), "matches": r.matches} for r in rows)
 
 
-def _line(line: SourceLine) -> Answer:
+def _line(line: SourceLine) -> SnippetLine:
     # The text answer's line (`N:text`, cut to 800 bytes), minus its `N:` prefix.
     printed = cap_line(source_line(line))
     prefix = len(str(line.number)) + 1
-    scope = tuple(
+    scope: tuple[ScopeLine, ...] = tuple(
         {"line": s.line, "text": cap_line(scope_line(s))[len(str(s.line)) + 1 :]}
         for s in line.scope
     )
@@ -58,33 +77,24 @@ def _line(line: SourceLine) -> Answer:
     }
 
 
-def _snippets(snippets: tuple[DomainSnippet, ...]) -> tuple[Answer, ...]:
+def _snippets(snippets: tuple[DomainSnippet, ...]) -> tuple[Snippet, ...]:
     return tuple({"lines": tuple(_line(ln) for ln in s.lines)} for s in snippets)
 
 
-def _head(command: str) -> Answer:
-    return {"schema_version": SCHEMA_VERSION, "command": command}
-
-
-def _narrowing(ignore_case: bool, filters: Filters) -> Answer:
+def _options(mode: Mode, ignore_case: bool, filters: Filters) -> Options:
     return {
+        "mode": mode,
         "case": case_word(ignore_case),
         "types": tuple(map(json_text, filters.types)),
         "globs": tuple(map(json_text, filters.globs)),
     }
 
 
-def _query_head(command: str, query: Query) -> Answer:
-    """The header scout, sample and show open with (`QueryAnswerHead`)."""
-    return {
-        **_head(command),
-        "query": json_text(query.term),
-        "mode": query.mode,
-        **_narrowing(query.ignore_case, query.filters),
-    }
+def _query_options(query: Query) -> Options:
+    return _options(query.mode, query.ignore_case, query.filters)
 
 
-def _tail(notices: tuple[DomainNotice, ...], step: NextStep) -> Answer:
+def _tail(notices: tuple[DomainNotice, ...], step: NextStep) -> Tail:
     """What every answer ends with: its notices in the surface's words, and the next
     step as the command line's argument strings and as an MCP call (D37), each none
     where its `next:` line would be too long."""
@@ -102,10 +112,15 @@ def answer(report: object) -> Answer:
     raise TypeError(f"no JSON answer for {type(report).__name__}")
 
 
-@answer.register
-def scout_answer(report: ScoutReport) -> Answer:
+# Registered by class: under `from __future__ import annotations` singledispatch would
+# read the return annotation too, a shape this module imports for the type checker only.
+@answer.register(ScoutReport)
+def scout_answer(report: ScoutReport) -> ScoutAnswer:
     return {
-        **_query_head("scout", report.query),
+        "schema_version": SCHEMA_VERSION,
+        "command": "scout",
+        "query": json_text(report.query.term),
+        **_query_options(report.query),
         "path": json_path(report.path),
         "matches": report.matches,
         "files": report.files,
@@ -123,14 +138,14 @@ def scout_answer(report: ScoutReport) -> Answer:
     }
 
 
-@answer.register
-def survey_answer(report: SurveyReport) -> Answer:
+@answer.register(SurveyReport)
+def survey_answer(report: SurveyReport) -> SurveyAnswer:
     return {
-        **_head("survey"),
+        "schema_version": SCHEMA_VERSION,
+        "command": "survey",
         "terms": tuple(map(json_text, report.terms)),
         "paths": tuple(map(json_text, report.paths)),
-        "mode": report.mode,
-        **_narrowing(report.ignore_case, report.filters),
+        **_options(report.mode, report.ignore_case, report.filters),
         "capped": any(t.capped for t in report.overall),
         "overall": tuple(
             {
@@ -162,10 +177,13 @@ def survey_answer(report: SurveyReport) -> Answer:
     }
 
 
-@answer.register
-def sample_answer(report: SampleReport) -> Answer:
+@answer.register(SampleReport)
+def sample_answer(report: SampleReport) -> SampleAnswer:
     return {
-        **_query_head("sample", report.query),
+        "schema_version": SCHEMA_VERSION,
+        "command": "sample",
+        "query": json_text(report.query.term),
+        **_query_options(report.query),
         "file": json_path(report.file),
         "matches": report.matches,
         "capped": report.capped,
@@ -187,21 +205,25 @@ def sample_answer(report: SampleReport) -> Answer:
     }
 
 
-@answer.register
-def show_answer(report: ShowReport) -> Answer:
+@answer.register(ShowReport)
+def show_answer(report: ShowReport) -> ShowAnswer:
     at_line = report.line is not None
     span = window(report, report.line) if report.line is not None else None
     definition = report.definition
     return {
-        **_query_head("show", report.query),
+        "schema_version": SCHEMA_VERSION,
+        "command": "show",
         "query": json_text(report.query.term) if report.queried else None,
+        **_query_options(report.query),
         "file": json_path(report.file),
         "matches": None if at_line else report.matches,
         "capped": report.capped,
         "refused": report.refused,
         "line": report.line,
         "window": {"start": span[0], "end": span[1]} if span else None,
-        "definition": None if definition is None else dict(definition._asdict()),
+        "definition": None
+        if definition is None
+        else {"start": definition.start, "end": definition.end},
         "window_matches": report.matches if at_line and report.queried else None,
         "last_line": report.last_line if at_line else None,
         "context": report.context,

@@ -1,6 +1,7 @@
 """A report as the one line of JSON that `--format json` prints (D27), with the stdlib
 alone: no pydantic on the command line's path (D41). tests/contract hold these bytes to
-what the models would print (`model_dump_json`) and to the committed schemas."""
+what pydantic prints from the answer's shape (`dump_json`: the shape's key order) and to
+the committed schemas."""
 
 import json
 

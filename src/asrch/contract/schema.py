@@ -1,24 +1,49 @@
-"""The published JSON Schemas: one per command, generated from the contract models.
+"""The contract's pydantic side: the published JSON Schemas, one per command, and the
+check of an answer, both derived from the answers' one declaration (`shapes.py`).
 
     python -m asrch.contract.schema [DIR]     (re)write DIR/COMMAND.schema.json (default schema/)
 
 `nox -s update` runs it; tests/contract/test_schema.py fails when the committed files
-and the models differ.
+and the shapes differ. Loaded by the schema generator, the MCP server and the tests,
+never on a command line's path (D41).
 """
 
 import json
 import sys
+import warnings
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-from asrch.contract.models import ANSWERS
+from pydantic import TypeAdapter
+
+from asrch.contract.shapes import ANSWERS, Answer
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+@cache
+def adapter(command: str) -> TypeAdapter[Answer]:
+    """pydantic's reading of the command's answer shape, built once per process."""
+    with warnings.catch_warnings():
+        # pydantic warns that it does not keep a `ReadOnly` item from being changed; the
+        # shapes use `ReadOnly` only so that each answer narrows `command` (PEP 705), and
+        # nothing changes an answer once built.
+        warnings.filterwarnings("ignore", r".*`ReadOnly` qualifier", UserWarning)
+        return TypeAdapter(ANSWERS[command])
+
+
+def validated(values: Answer) -> dict[str, Any]:
+    """A builder's answer (`build.answer`) held to its command's shape, as JSON values
+    (what the MCP server sends as structured content): a negative count, an unknown
+    notice kind, a missing or extra field, an unprintable name fail here."""
+    checking = adapter(values["command"])
+    return checking.dump_python(checking.validate_python(values), mode="json")  # type: ignore[no-any-return]
+
+
 def schema(command: str) -> dict[str, Any]:
     """The schema of what `asrch COMMAND --format json` prints."""
-    generated = ANSWERS[command].model_json_schema(mode="serialization")
+    generated = adapter(command).json_schema(mode="serialization")
     return {"$schema": DIALECT, **generated}
 
 

@@ -34,8 +34,7 @@ from mcp.types import (
 from asrch import __version__
 from asrch.commands.table import COMMANDS
 from asrch.contract.build import answer
-from asrch.contract.models import validated
-from asrch.contract.schema import schema
+from asrch.contract.schema import schema, validated
 from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.text_safety import quote
 from asrch.engine import pins
@@ -107,7 +106,7 @@ class Calls:
             answered = work(searcher, held)
             if not self.structured:
                 return CallToolResult(content=_text(answered.text))
-            structured = validated(answer(answered.report)).model_dump(mode="json")
+            structured = validated(answer(answered.report))
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
             return _refusal(error_line(exc, TOOL))
