@@ -15,7 +15,7 @@ two renderers.
 from __future__ import annotations
 
 from functools import singledispatch
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from asrch.domain.counting import Ranked
 from asrch.domain.filters import Filters
@@ -42,8 +42,10 @@ SCHEMA_VERSION: Literal["1"] = "1"
 if TYPE_CHECKING:
     from asrch.contract.shapes import (
         Answer,
+        Head,
         Options,
         PathMatches,
+        QueryHead,
         SampleAnswer,
         ScopeLine,
         ScoutAnswer,
@@ -54,6 +56,8 @@ if TYPE_CHECKING:
         Tail,
     )
     from asrch.domain.modes import Mode
+
+Command = TypeVar("Command", bound=str)
 
 
 def _rows(rows: tuple[Ranked, ...]) -> tuple[PathMatches, ...]:
@@ -94,6 +98,14 @@ def _query_options(query: Query) -> Options:
     return _options(query.mode, query.ignore_case, query.filters)
 
 
+def _head(command: Command) -> Head[Command]:
+    return {"schema_version": SCHEMA_VERSION, "command": command}
+
+
+def _query_head(command: Command, query: Query) -> QueryHead[Command]:
+    return {**_head(command), "query": json_text(query.term), **_query_options(query)}
+
+
 def _tail(notices: tuple[DomainNotice, ...], step: NextStep) -> Tail:
     """What every answer ends with: its notices in the surface's words, and the next
     step as the command line's argument strings and as an MCP call (D37), each none
@@ -112,15 +124,9 @@ def answer(report: object) -> Answer:
     raise TypeError(f"no JSON answer for {type(report).__name__}")
 
 
-# Registered by class: under `from __future__ import annotations` singledispatch would
-# read the return annotation too, a shape this module imports for the type checker only.
-@answer.register(ScoutReport)
 def scout_answer(report: ScoutReport) -> ScoutAnswer:
     return {
-        "schema_version": SCHEMA_VERSION,
-        "command": "scout",
-        "query": json_text(report.query.term),
-        **_query_options(report.query),
+        **_query_head("scout", report.query),
         "path": json_path(report.path),
         "matches": report.matches,
         "files": report.files,
@@ -138,11 +144,9 @@ def scout_answer(report: ScoutReport) -> ScoutAnswer:
     }
 
 
-@answer.register(SurveyReport)
 def survey_answer(report: SurveyReport) -> SurveyAnswer:
     return {
-        "schema_version": SCHEMA_VERSION,
-        "command": "survey",
+        **_head("survey"),
         "terms": tuple(map(json_text, report.terms)),
         "paths": tuple(map(json_text, report.paths)),
         **_options(report.mode, report.ignore_case, report.filters),
@@ -177,13 +181,9 @@ def survey_answer(report: SurveyReport) -> SurveyAnswer:
     }
 
 
-@answer.register(SampleReport)
 def sample_answer(report: SampleReport) -> SampleAnswer:
     return {
-        "schema_version": SCHEMA_VERSION,
-        "command": "sample",
-        "query": json_text(report.query.term),
-        **_query_options(report.query),
+        **_query_head("sample", report.query),
         "file": json_path(report.file),
         "matches": report.matches,
         "capped": report.capped,
@@ -205,14 +205,12 @@ def sample_answer(report: SampleReport) -> SampleAnswer:
     }
 
 
-@answer.register(ShowReport)
 def show_answer(report: ShowReport) -> ShowAnswer:
     at_line = report.line is not None
     span = window(report, report.line) if report.line is not None else None
     definition = report.definition
     return {
-        "schema_version": SCHEMA_VERSION,
-        "command": "show",
+        **_head("show"),
         "query": json_text(report.query.term) if report.queried else None,
         **_query_options(report.query),
         "file": json_path(report.file),
@@ -230,3 +228,11 @@ def show_answer(report: ShowReport) -> ShowAnswer:
         "snippets": _snippets(report.snippets),
         **_tail(report.notices, report.next_step),
     }
+
+
+# Registered by class, not by annotation: singledispatch would read the return
+# annotation too, a shape this module imports for the type checker only.
+answer.register(ScoutReport, scout_answer)
+answer.register(SurveyReport, survey_answer)
+answer.register(SampleReport, sample_answer)
+answer.register(ShowReport, show_answer)

@@ -25,7 +25,7 @@ The strings are JSON values: terms and paths arrive already `json_text`
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NamedTuple, TypeVar
+from typing import Annotated, Any, Generic, Literal, NamedTuple, TypeVar
 
 from typing_extensions import ReadOnly, TypedDict
 
@@ -318,15 +318,19 @@ class Window(TypedDict):
 # An answer is the head, its term(s), the search options, its command's own fields and
 # the tail. A TypedDict's keys are its bases' keys in the order the bases are listed,
 # then its own (a key declared again keeps its place), so each answer's class line is
-# its key order. A command narrows `command` to its literal (PEP 705: a `ReadOnly` item
-# may be narrowed by a subclass).
+# its key order. The head is generic in the command's literal, so that the builders
+# spread a typed head; each answer declares `command` again for pydantic, which reads
+# the bound, not the argument, of a generic base (PEP 705: a `ReadOnly` item may be
+# declared again, as narrow or narrower).
+
+Command = TypeVar("Command", bound=str)
 
 
-class Head(TypedDict):
+class Head(TypedDict, Generic[Command]):
     """What every answer opens with."""
 
     schema_version: Annotated[Literal["1"], Default("1")]
-    command: ReadOnly[str]
+    command: ReadOnly[Command]
 
 
 class Term(TypedDict):
@@ -342,6 +346,10 @@ class Options(TypedDict):
     case: Case
     types: Types
     globs: Globs
+
+
+class QueryHead(Head[Command], Term, Options, Generic[Command]):
+    """What scout and sample open with."""
 
 
 class Tail(TypedDict):
@@ -384,7 +392,7 @@ class ScoutFields(TypedDict):
 
 
 @closed
-class ScoutAnswer(Head, Term, Options, ScoutFields, Tail):
+class ScoutAnswer(QueryHead[Literal["scout"]], ScoutFields, Tail):
     """`asrch scout --format json`: one term's distribution under one path."""
 
     command: ReadOnly[Annotated[Literal["scout"], Default("scout")]]
@@ -402,7 +410,7 @@ class SurveyFields(TypedDict):
 
 
 @closed
-class SurveyAnswer(Head, Terms, Options, SurveyFields, Tail):
+class SurveyAnswer(Head[Literal["survey"]], Terms, Options, SurveyFields, Tail):
     """`asrch survey --format json`: terms compared across candidate paths."""
 
     command: ReadOnly[Annotated[Literal["survey"], Default("survey")]]
@@ -423,7 +431,7 @@ class SampleFields(TypedDict):
 
 
 @closed
-class SampleAnswer(Head, Term, Options, SampleFields, Tail):
+class SampleAnswer(QueryHead[Literal["sample"]], SampleFields, Tail):
     """`asrch sample --format json`: one page of the clusters of a term in one file."""
 
     command: ReadOnly[Annotated[Literal["sample"], Default("sample")]]
@@ -464,7 +472,7 @@ class ShowFields(TypedDict):
 
 
 @closed
-class ShowAnswer(Head, ShowTerm, Options, ShowFields, Tail):
+class ShowAnswer(Head[Literal["show"]], ShowTerm, Options, ShowFields, Tail):
     """`asrch show --format json`: matches with context, or the window around `line`."""
 
     command: ReadOnly[Annotated[Literal["show"], Default("show")]]
