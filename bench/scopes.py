@@ -177,7 +177,7 @@ def one_file(repeat: int) -> None:
         a, b = (statistics.median(t[0] for t in runs) for runs in (with_grammar, without))
         a_cpu, b_cpu = (statistics.median(t[1] for t in runs) for runs in (with_grammar, without))
         print(f"file: {source or 'generated'}, {len(data)} bytes, {lines} lines, line {line}")
-        print(f"scope of line {line}: {[s.line for s in first.get(line) or ()]}")
+        print(f"scope of line {line}: {[s.line for s in first.scopes.get(line) or ()]}")
         print(f"{'row':<52}{'median ms':>10}{'CPU ms':>9}")
         print(f"{'scopes.of, first call (import, grammar, parse)':<52}{cold:>10.1f}")
         reused = "scopes.of, parser reused (read + parse + walk)"

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
-from asrch.domain.lines import Definition, Scope, SourceLine, Unplaced
+from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
 from asrch.domain.query import SearchOptions
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -35,15 +35,18 @@ class FakeScopes:
         self,
         found: dict[int, tuple[Scope, ...] | None],
         definition: Definition | Unplaced = "none",
+        heads: frozenset[int] = frozenset(),
     ) -> None:
         self.found = found
+        self.heads = heads
         self.definition = definition
         self.asked: list[tuple[str, list[int]]] = []
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
+    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
         numbers = [line.number for line in lines]
         self.asked.append((file, numbers))
-        return {n: self.found[n] for n in numbers if n in self.found}
+        found = {n: self.found[n] for n in numbers if n in self.found}
+        return Placements(found, self.heads & found.keys())
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
         self.asked.append((file, [-line]))
@@ -147,8 +150,13 @@ def test_show_scope_without_a_definition_is_the_window_and_a_note() -> None:
 # --- D48: a match that leaves the chain printed last says so ------------------------------
 
 
-def _show(found: dict[int, tuple[Scope, ...] | None], term: str = "hit") -> list[str]:
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=FakeScopes(found))
+def _show(
+    found: dict[int, tuple[Scope, ...] | None],
+    term: str = "hit",
+    heads: frozenset[int] = frozenset(),
+) -> list[str]:
+    scopes = FakeScopes(found, heads=heads)
+    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
     return _body(
         render_show(run_show(engine, term, "pool.py", FIXED, line=None, context=0), COMMAND_LINE)
     )
@@ -161,6 +169,22 @@ def test_a_match_at_the_top_level_after_a_scope_gets_its_mark() -> None:
         "3:        hit = 1",
         "--",
         "8=(top level)",
+        "8:        return hit",
+    ]
+
+
+def test_a_top_level_line_that_begins_with_its_own_header_gets_no_mark() -> None:
+    # The parse says line 8 begins with its own top-level definition (`def f(` at column
+    # 0): the line says itself that the reader left `take` (spec/scopes section 4).
+    assert _show({3: (POOL, TAKE), 8: ()}, heads=frozenset({8}))[-2:] == [
+        "--",
+        "8:        return hit",
+    ]
+    # After an unplaced line too: the line says where it is.
+    assert _show({3: None, 8: ()}, heads=frozenset({8})) == [
+        "3=(unknown)",
+        "3:        hit = 1",
+        "--",
         "8:        return hit",
     ]
 

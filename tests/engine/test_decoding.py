@@ -112,7 +112,7 @@ def test_scope_lines_read_the_file_as_rg_does(tmp_path: Path, bom: str) -> None:
     path.write_bytes(BOMS[bom] + encoded)
     rg = _rg_lines(path)
     assert rg[4] == b"    def f(self):\n"
-    scopes = TreeSitterScopes().of(str(path), [SourceLine(5, rg[5], True)])[5]
+    scopes = TreeSitterScopes().of(str(path), [SourceLine(5, rg[5], True)]).scopes[5]
     assert scopes is not None
     assert [(s.line, s.text) for s in scopes] == [(1, b"class A:"), (4, b"    def f(self):")]
 

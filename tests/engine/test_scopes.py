@@ -16,7 +16,7 @@ FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "scopes"
 
 
 def _of(file: str, lines: list[int], cwd: Path = FIXTURE) -> dict[int, tuple[Scope, ...] | None]:
-    return TreeSitterScopes(cwd=str(cwd)).of(file, file_lines(cwd / file, lines))
+    return TreeSitterScopes(cwd=str(cwd)).of(file, file_lines(cwd / file, lines)).scopes
 
 
 def _headers(file: str, line: int, cwd: Path = FIXTURE) -> list[int] | None:
@@ -86,7 +86,7 @@ def test_a_line_past_the_end_gets_none() -> None:
 
 def test_a_missing_file_gets_none(tmp_path: Path) -> None:
     lines = [SourceLine(1, b"x\n", True)]
-    assert TreeSitterScopes(cwd=str(tmp_path)).of("gone.py", lines) == {1: None}
+    assert TreeSitterScopes(cwd=str(tmp_path)).of("gone.py", lines).scopes == {1: None}
 
 
 def test_a_file_above_the_size_limit_gets_none(tmp_path: Path) -> None:
@@ -101,6 +101,37 @@ def test_crlf_lines_are_placed_and_their_headers_cut_at_the_ending(tmp_path: Pat
     (tmp_path / "w.py").write_bytes(b"class A:\r\n    def f(self):\r\n        return 1\r\n")
     found = _of("w.py", [3], tmp_path)
     assert found[3] == (Scope(1, b"class A:"), Scope(2, b"    def f(self):"))
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "column", "heads"),
+    [
+        ("src/tasks.py", 8, 4, True),  # `def run_task(` at column 0
+        ("src/tasks.py", 4, None, True),  # placed at its first byte, `def`
+        ("src/tasks.py", 13, None, False),  # indented, in a top-level `if`
+        ("src/tasks.py", 17, None, False),  # a statement, no definition
+        ("src/tasks.py", 14, None, False),  # inside `trace_task`: not a top-level line
+        ("src/pool.py", 12, None, False),  # a method's header: scope `class Pool`
+        ("src/pool.py", 15, None, False),  # a decorator: the def is named on line 16
+        ("src/pool.py", 3, None, True),  # `LIMITS = {`, a top-level table
+        ("src/table.c", 16, None, True),  # `backoff(`, its return type on line 15
+        ("src/table.c", 15, None, False),  # `static int`: named on the next line
+        ("src/table.c", 24, 31, True),  # `int retry_count(void) { return RETRY_MAX; }`
+        ("src/limits.c", 7, 6, False),  # `} int retry_cap(void)`: after the brace
+        ("src/server.go", 20, None, True),  # `func Serve(`
+        ("src/queue.rs", 3, None, True),  # `pub mod jobs {`
+        ("src/queue.rs", 4, None, False),  # `    pub struct Queue {` inside the module
+        ("src/client.ts", 6, 13, True),  # `export class Client {`: the export around it
+    ],
+)
+def test_a_line_that_begins_with_its_own_top_level_header(
+    file: str, line: int, column: int | None, heads: bool
+) -> None:
+    """D48, spec/scopes section 4: such a line says itself where it is (no mark)."""
+    at = None if column is None else {line: column}
+    found = TreeSitterScopes(cwd=str(FIXTURE)).of(file, file_lines(FIXTURE / file, [line], at=at))
+    assert found.scopes[line] is not None
+    assert (line in found.heads) is heads
 
 
 # --- truth first: an error that makes the enclosing node uncertain gives no scope -----

@@ -66,7 +66,7 @@ def test_c_scopes_agree_with_universal_ctags() -> None:
     for path in files:
         source = path.read_bytes()
         lines = _code_lines(source)
-        found = TreeSitterScopes().of(str(path), file_lines(path, lines))
+        found = TreeSitterScopes().of(str(path), file_lines(path, lines)).scopes
         for n in lines:
             around = [(s, e, k) for s, e, k in spans.get(str(path), []) if s < n <= e]
             if not any(k == "function" for _, _, k in around):

@@ -25,7 +25,7 @@ def _scope(path: Path, line: int, column: int | None = None) -> list[int] | None
     found = (
         TreeSitterScopes(cwd=str(path.parent))
         .of(path.name, file_lines(path, [line], at=at))
-        .get(line)
+        .scopes.get(line)
     )
     return None if found is None else [s.line for s in found]
 
@@ -90,7 +90,7 @@ def test_deep_trees_are_walked_without_recursion(tmp_path: Path, body: str) -> N
 def test_a_fifo_swapped_in_is_not_opened_to_block(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "f.py")
     lines = [SourceLine(1, b"X = 1\n", True, (0, 1))]
-    assert TreeSitterScopes(cwd=str(tmp_path)).of("f.py", lines) == {1: None}
+    assert TreeSitterScopes(cwd=str(tmp_path)).of("f.py", lines).scopes == {1: None}
 
 
 def test_a_dense_one_line_table_stops_the_parse_at_its_bound(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_first_parses_at_once_in_one_process_load_each_grammar_once(tmp_path: Pa
             start.wait()
             try:
                 lines = file_lines(root / name, [2, 3])
-                found = TreeSitterScopes(cwd=str(root)).of(name, lines)
+                found = TreeSitterScopes(cwd=str(root)).of(name, lines).scopes
                 assert any(found.values()), (name, found)
             except BaseException as exc:
                 failed.append(repr(exc))

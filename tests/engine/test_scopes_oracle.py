@@ -75,7 +75,7 @@ def _check(files: list[Path]) -> tuple[int, int]:
             continue
         lines = _code_lines(source)
         expected = _oracle(tree, source.count(b"\n") + 1)
-        found = TreeSitterScopes().of(str(path), file_lines(path, lines))
+        found = TreeSitterScopes().of(str(path), file_lines(path, lines)).scopes
         for n in lines:
             scope = found.get(n)
             if scope is None:

@@ -44,7 +44,7 @@ def _files(root: Path, *patterns: str) -> list[Path]:
 
 
 def _place(path: Path, numbers: list[int]) -> dict[int, list[int] | None]:
-    found = TreeSitterScopes().of(str(path), file_lines(path, numbers))
+    found = TreeSitterScopes().of(str(path), file_lines(path, numbers)).scopes
     return {n: None if found.get(n) is None else [s.line for s in found[n] or ()] for n in numbers}
 
 

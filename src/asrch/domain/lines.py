@@ -14,6 +14,18 @@ class Scope(NamedTuple):
     """The header line as in the file, line ending removed."""
 
 
+class Placements(NamedTuple):
+    """What the parse of one file says of some of its lines (D31, D48)."""
+
+    scopes: dict[int, tuple[Scope, ...] | None]
+    """The definitions enclosing each line (by number), outermost first, at most
+    `SCOPE_DEPTH`; `()` at the top level, None where the parse cannot place the line. No
+    entry: the file was not parsed (no grammar)."""
+    heads: frozenset[int] = frozenset()
+    """The lines among them that begin with the header of a top-level definition around
+    their match (`SourceLine.heads`)."""
+
+
 class Definition(NamedTuple):
     """The lines of the innermost definition around a line (D46), first to last."""
 
@@ -77,6 +89,10 @@ class SourceLine(NamedTuple):
     no grammar)."""
     excerpt: Excerpt | None = None
     """Set when `text` is only the printable parts of a line too long to hold."""
+    heads: bool = False
+    """The line begins, at its first byte, with the header of a top-level definition around
+    its match (`def f(` at column 0): it says itself where it is, so no `(top level)` mark
+    goes before it (D48)."""
 
 
 class FileScan(NamedTuple):

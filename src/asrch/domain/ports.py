@@ -18,7 +18,7 @@ if TYPE_CHECKING:
         Definition,
         FileScan,
         FileWindow,
-        Scope,
+        Placements,
         SourceLine,
         Span,
         Unplaced,
@@ -139,12 +139,13 @@ class Searcher(Files, Types, Counts, Lines, Protocol):
 class Scopes(Protocol):
     """Where a line sits in its file's definitions (D31): a parse, beside the engine."""
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
+    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
         """The definitions enclosing each of `lines` (by number) at its first match (else
         its first byte that is not blank), outermost first, at most `SCOPE_DEPTH` (the
         innermost kept); `()` at the top level. None where the parse cannot place the line
         for sure, or the file's line is no longer the line given: never a guessed scope.
-        No entry at all: the file has no grammar, nothing was parsed."""
+        No entry at all: the file has no grammar, nothing was parsed. And which of the
+        lines placed at the top level begin with their own definition's header (D48)."""
         ...
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
@@ -156,8 +157,10 @@ class Scopes(Protocol):
 class NoScopes:
     """A `Scopes` that knows none: for callers and tests that print no scope lines."""
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
-        return {}
+    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
+        from asrch.domain.lines import Placements  # noqa: PLC0415 (annotations only above)
+
+        return Placements({})
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
         return "none"

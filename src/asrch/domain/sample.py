@@ -4,7 +4,7 @@ from typing import NamedTuple
 
 from asrch.domain.clusters import Cluster, cluster_hits, merge_windows, page_count, page_of
 from asrch.domain.counting import FileCount, Tally
-from asrch.domain.lines import FileScan, Scope, SourceLine
+from asrch.domain.lines import FileScan, Placements, SourceLine
 from asrch.domain.next_step import NO_STEP, sample_step
 from asrch.domain.notices import Notice, PastEndNotice, RetentionNotice, search_notices
 from asrch.domain.query import Query
@@ -40,16 +40,18 @@ class SampleReport(NamedTuple):
     next_step: NextStep = NO_STEP
 
 
-def with_scope(line: SourceLine, found: dict[int, tuple[Scope, ...] | None]) -> SourceLine:
+def with_scope(line: SourceLine, found: Placements) -> SourceLine:
     """`line` with its scope (D31) as `found` tells it (D48: None, not placed)."""
-    if line.number not in found:
+    if line.number not in found.scopes:
         return line
-    scope = found[line.number]
-    return line._replace(scope=scope or (), scope_known=scope is not None)
+    scope = found.scopes[line.number]
+    return line._replace(
+        scope=scope or (), scope_known=scope is not None, heads=line.number in found.heads
+    )
 
 
 def scoped(
-    snippets: tuple[Snippet, ...], lines: set[int], found: dict[int, tuple[Scope, ...] | None]
+    snippets: tuple[Snippet, ...], lines: set[int], found: Placements
 ) -> tuple[Snippet, ...]:
     """`snippets` with the scope (D31) of each of `lines` set on its line."""
     return tuple(
@@ -76,9 +78,7 @@ def scope_lines_of_sample(report: "SampleReport") -> list[SourceLine]:
     )
 
 
-def with_sample_scopes(
-    report: "SampleReport", found: dict[int, tuple[Scope, ...] | None]
-) -> "SampleReport":
+def with_sample_scopes(report: "SampleReport", found: Placements) -> "SampleReport":
     lines = {line.number for line in scope_lines_of_sample(report)}
     return report._replace(
         shown=tuple(

@@ -5,7 +5,14 @@ from typing import NamedTuple
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.limits import SCOPE_AROUND, SCOPE_WHOLE_MAX, SHOW_MAX_MATCHES
-from asrch.domain.lines import Definition, FileScan, FileWindow, Scope, SourceLine, Unplaced
+from asrch.domain.lines import (
+    Definition,
+    FileScan,
+    FileWindow,
+    Placements,
+    SourceLine,
+    Unplaced,
+)
 from asrch.domain.next_step import NO_STEP, show_step
 from asrch.domain.notices import (
     NoDefinitionNotice,
@@ -149,6 +156,6 @@ def scope_lines_of_show(report: ShowReport) -> list[SourceLine]:
     return [line for s in report.snippets for line in s.lines if line.is_match]
 
 
-def with_show_scopes(report: ShowReport, found: dict[int, tuple[Scope, ...] | None]) -> ShowReport:
+def with_show_scopes(report: ShowReport, found: Placements) -> ShowReport:
     lines = {line.number for line in scope_lines_of_show(report)}
     return report._replace(snippets=scoped(report.snippets, lines, found))

@@ -49,7 +49,7 @@ from asrch.domain.limits import (
     SCOPE_PARSE_WORK,
     SCOPE_PARSE_WORK_PER_BYTE,
 )
-from asrch.domain.lines import Definition, Scope, SourceLine, Unplaced
+from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
 from asrch.engine.decoding import as_rg_reads
 
 if TYPE_CHECKING:
@@ -657,6 +657,22 @@ def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> 
     return False
 
 
+def _heads(node: Node, row: int, start: int, data: bytes) -> bool:
+    """`node` (a top-level definition) is named on `row`, and the line, which begins at
+    `start`, begins with it: at column 0 (`def f(`, `func New(`), or inside it (`name(void)`
+    under its return type), or with a node around it that starts there (`export function`).
+    Not an indented header (`def` in a top-level `if`) nor one after other text on its line
+    (`} int f(void) {`): those may read as inside the definition printed last (D48)."""
+    if _header_row(node) != row or data[start : start + 1].isspace():
+        return False
+    around = node
+    while around.parent is not None and around.start_byte >= start:  # the file's root: no
+        if around.start_byte == start:
+            return True
+        around = around.parent
+    return node.start_byte < start
+
+
 def _line_starts(data: bytes) -> list[int]:
     """The byte offset of each line (rows as tree-sitter counts them, by `\n`)."""
     # split and accumulate run in C: a 10,000-line file in well under a millisecond.
@@ -769,11 +785,11 @@ class TreeSitterScopes:
         self._here = here
         """How a file is spelled to be opened (an MCP call's pinned object)."""
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
+    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
         grammar = grammar_of(file)
         if grammar is None or not lines:
-            return {}
-        unknown: dict[int, tuple[Scope, ...] | None] = {line.number: None for line in lines}
+            return Placements({})
+        unknown = Placements({line.number: None for line in lines})
         data = self._read(file)
         if data is None:
             return unknown
@@ -783,7 +799,8 @@ class TreeSitterScopes:
         starts = _line_starts(data)
         verdicts = _verdicts(grammar, data)
         astray = _astray(grammar, tree, data)
-        out = dict(unknown)
+        out = dict(unknown.scopes)
+        heads: set[int] = set()
         for line in sorted(lines, key=lambda ln: ln.number):
             row = line.number - 1
             if not 0 <= row < len(starts):
@@ -808,7 +825,9 @@ class TreeSitterScopes:
                     continue
                 scopes.append(Scope(line=header + 1, text=_line_text(data, starts, header)))
             out[line.number] = tuple(scopes[-SCOPE_DEPTH:])
-        return out
+            if not scopes and walk.definitions and _heads(walk.definitions[0], row, start, data):
+                heads.add(line.number)
+        return Placements(out, frozenset(heads))
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
         grammar = grammar_of(file)

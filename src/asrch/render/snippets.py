@@ -75,7 +75,9 @@ class Trail:
     def _mark(self, line: SourceLine) -> str | None:
         if line.scope_known is False:
             return UNKNOWN if self.known else None
-        return TOP_LEVEL if not line.scope and (self.chain or not self.known) else None
+        # A line that begins with its own top-level header says where it is itself.
+        leaves = self.chain or not self.known
+        return TOP_LEVEL if not line.scope and not line.heads and leaves else None
 
     def _entering(self, scope: tuple[Scope, ...]) -> tuple[Scope, ...]:
         """The headers of `scope` a reader of the trail does not have in mind."""
