@@ -180,10 +180,10 @@ def test_a_refused_regex_is_named_before_a_refused_path(command: str) -> None:
 
 def test_types_are_looked_up_only_when_given_and_a_named_file_must_be_kept() -> None:
     engine = FakeSearcher(files=TREE)
-    run_scout(engine, "connect", "src", SearchOptions(types=("py",)))
+    run_scout(engine, "connect", "src", SearchOptions(type=("py",)))
     assert engine.called("file_types") == [("file_types",)]
     with pytest.raises(InputError) as raised:
-        run_scout(engine, "connect", "docs/guide.md", SearchOptions(types=("py",)))
+        run_scout(engine, "connect", "docs/guide.md", SearchOptions(type=("py",)))
     assert "docs/guide.md is excluded by --type py" in said(raised.value)
     assert engine.called("count") == [("count", "connect", "src")]
 

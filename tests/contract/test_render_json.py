@@ -20,7 +20,7 @@ from asrch.domain.counting import Ranked
 from asrch.domain.lines import SourceLine
 from asrch.domain.modes import Mode
 from asrch.domain.notices import BroadNotice, CapNotice, ShortTermNotice
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.domain.sample import ClusterView, SampleReport, Snippet
 from asrch.domain.scout import ScoutReport
 from asrch.domain.show import ShowReport
@@ -66,7 +66,7 @@ def test_scout_any_names(term: str, mode: Mode, path: str, rows: list[tuple[str,
         ShortTermNotice(term=term),
     )
     report = ScoutReport(
-        query=Query(term=term, mode=mode),
+        query=Query(term=term, options=SearchOptions(mode=mode)),
         path=path,
         matches=sum(m for _, m in rows),
         files=len(rows),

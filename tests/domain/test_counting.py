@@ -13,7 +13,7 @@ from asrch.domain.counting import (
 )
 from asrch.domain.modes import Mode
 from asrch.domain.notices import BroadNotice, CapNotice, NoMatchNotice, search_notices
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 
 
 def test_relative_to() -> None:
@@ -52,7 +52,7 @@ def test_top_n_limit() -> None:
 
 
 def test_notices() -> None:
-    query = Query(term="connect", mode=Mode.FIXED)
+    query = Query(term="connect", options=SearchOptions(mode=Mode.FIXED))
     broad = Tally(files=_files(("./a", 1001)))
     assert any(
         isinstance(n, BroadNotice) for n in search_notices(query, broad, ".", directory=True)

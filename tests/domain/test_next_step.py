@@ -12,7 +12,7 @@ from asrch.domain.next_step import (
     show_step,
     survey_step,
 )
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.render.next_step import next_lines
 from asrch.spelling import COMMAND_LINE, TOOL
 
@@ -35,8 +35,9 @@ def test_survey_scouts_the_most_selective_term_that_matched() -> None:
 
 
 def test_mode_case_and_filters_are_carried_over_in_order() -> None:
-    filters = make_filters(["py"], ["!tests/**", "-odd*"], {"py": ["*.py"]})
-    query = Query(term="-x", mode=Mode.WORD, ignore_case=True, filters=filters)
+    options = SearchOptions(Mode.WORD, True, ("py",), ("!tests/**", "-odd*"))
+    filters = make_filters(options.type, options.glob, {"py": ["*.py"]})
+    query = Query(term="-x", options=options, filters=filters)
     step = scout_step(query, "src", "a b.py", directory=True)
     assert cli(step) == (
         "asrch", "sample", "--word", "-i", "--type", "py", "--glob", "!tests/**",

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.modes import Mode
 from asrch.domain.notices import ShortTermNotice, search_notices
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 
 PUNCTUATION = st.text(st.characters(categories=["P", "S", "Z"]), min_size=1, max_size=3)
 
@@ -28,5 +28,7 @@ def test_short_term_hint_for_every_short_fixed_term_with_a_letter_or_digit(term:
     zero = search_notices(Query(term=term), Tally(), ".", directory=True)
     assert not any(isinstance(n, ShortTermNotice) for n in zero)
     for mode in (Mode.WORD, Mode.IDENTIFIER, Mode.REGEX):
-        bounded = search_notices(Query(term=term, mode=mode), Tally(), ".", directory=True)
+        bounded = search_notices(
+            Query(term=term, options=SearchOptions(mode=mode)), Tally(), ".", directory=True
+        )
         assert not any(isinstance(n, ShortTermNotice) for n in bounded)

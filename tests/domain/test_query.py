@@ -2,7 +2,7 @@ import pytest
 
 from asrch.domain.errors import InputError
 from asrch.domain.modes import Mode
-from asrch.domain.query import has_unescaped_pipe, make_query
+from asrch.domain.query import SearchOptions, has_unescaped_pipe, make_query
 
 
 @pytest.mark.parametrize(
@@ -21,19 +21,19 @@ def test_unescaped_pipe(pattern: str, refused: bool) -> None:
 
 
 def test_pipe_only_refused_in_regex_mode() -> None:
-    assert make_query("a|b", Mode.FIXED).term == "a|b"
+    assert make_query("a|b", SearchOptions(mode=Mode.FIXED)).term == "a|b"
     with pytest.raises(InputError, match="unescaped"):
-        make_query("a|b", Mode.REGEX)
+        make_query("a|b", SearchOptions(mode=Mode.REGEX))
 
 
 def test_empty_and_line_break_refused() -> None:
     with pytest.raises(InputError, match="empty"):
-        make_query("", Mode.FIXED)
+        make_query("", SearchOptions(mode=Mode.FIXED))
     with pytest.raises(InputError, match="line break"):
-        make_query("a\nb", Mode.FIXED)
+        make_query("a\nb", SearchOptions(mode=Mode.FIXED))
 
 
 def test_short_term_is_code_points_in_fixed_mode() -> None:
-    assert make_query("接続", Mode.FIXED).is_short
-    assert not make_query("abcd", Mode.FIXED).is_short
-    assert not make_query("id", Mode.WORD).is_short
+    assert make_query("接続", SearchOptions(mode=Mode.FIXED)).is_short
+    assert not make_query("abcd", SearchOptions(mode=Mode.FIXED)).is_short
+    assert not make_query("id", SearchOptions(mode=Mode.WORD)).is_short

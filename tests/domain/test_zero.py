@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from asrch.domain.modes import Mode
 from asrch.domain.notices import GrepSyntaxNotice, NearNotice, NoMatchNotice, Notice
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.domain.words import spelled
 from asrch.domain.zero import GREP_LITERALS, grep_constructs, inside, probe_for, probed
 from asrch.render.notices import NOTE_MAX, notice_text
@@ -21,14 +21,17 @@ def _fits(note: Notice) -> bool:
 
 
 def test_the_first_probe_that_applies_is_the_only_one() -> None:
-    fixed, word = Query(term="t"), Query(term="t", mode=Mode.WORD)
+    fixed, word = Query(term="t"), Query(term="t", options=SearchOptions(mode=Mode.WORD))
+    word_i = Query(term="t", options=SearchOptions(mode=Mode.WORD, ignore_case=True))
     assert probe_for(fixed, narrower=True) == "path"
     assert probe_for(fixed, narrower=False) == "case"
-    assert probe_for(word._replace(ignore_case=True), narrower=False) == "fixed"
-    assert probe_for(fixed._replace(ignore_case=True), narrower=False) is None
-    regex = Query(term="a\\|b", mode=Mode.REGEX, ignore_case=True)
+    assert probe_for(word_i, narrower=False) == "fixed"
+    assert (
+        probe_for(Query(term="t", options=SearchOptions(ignore_case=True)), narrower=False) is None
+    )
+    regex = Query(term="a\\|b", options=SearchOptions(mode=Mode.REGEX, ignore_case=True))
     assert probe_for(regex, narrower=False) is None
-    assert probed(word, "case") == word._replace(ignore_case=True)
+    assert probed(word, "case") == word_i
     assert probed(word, "fixed").mode is Mode.FIXED
     assert probed(word, "path") == word
 

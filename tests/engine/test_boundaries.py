@@ -20,7 +20,7 @@ from asrch.domain.boundaries import bounded_char, is_word_char, loose_edges, wor
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.modes import Mode
 from asrch.domain.notices import LooseBoundaryNotice, loose_boundary
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.notices import notice_text
@@ -74,7 +74,9 @@ def _occurs_bounded(line: str, term: str, mode: Mode) -> bool:
 def _count(tmp: Path, lines: list[str], term: str, mode: Mode) -> int:
     file = tmp / "f.txt"
     file.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    return SEARCHER.count(Query(term=term, mode=mode), str(file), cap=SCAN_CAP).matches
+    return SEARCHER.count(
+        Query(term=term, options=SearchOptions(mode=mode)), str(file), cap=SCAN_CAP
+    ).matches
 
 
 @SETTINGS
@@ -96,7 +98,7 @@ def test_the_note_is_given_exactly_when_an_edge_cannot_hold_and_its_example_is_t
     tmp_path: Path, mode: Mode, term: str
 ) -> None:
     start, end = loose_edges(term, mode)
-    notice = loose_boundary(Query(term=term, mode=mode))
+    notice = loose_boundary(Query(term=term, options=SearchOptions(mode=mode)))
     if not (start or end):
         assert notice is None
         return

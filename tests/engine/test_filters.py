@@ -19,7 +19,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES, excluded_below
 from asrch.domain.filters import make_filters
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.searcher import RipgrepSearcher
 
@@ -183,7 +183,8 @@ def test_surveys_one_pass_keeps_what_each_count_keeps(
     """survey reads a tree once for all its terms: the filters (and -i) apply there too."""
     filters = make_filters(types, globs_given, TYPES)
     queries = [
-        Query(term=t, ignore_case=ignore_case, filters=filters) for t in (TERM, "NEEDLE", "eed")
+        Query(term=t, options=SearchOptions(ignore_case=ignore_case), filters=filters)
+        for t in (TERM, "NEEDLE", "eed")
     ]
     for target in (str(guarded), str(guarded / "src")):
         each = [SEARCHER.count(q, target, cap=SCAN_CAP) for q in queries]

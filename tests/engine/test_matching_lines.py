@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 from asrch.domain.modes import Mode
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.files import matching_lines, scan_file
 from asrch.engine.process import Launch
@@ -30,7 +30,10 @@ def test_one_search_lists_what_a_scan_of_each_file_lists(tmp_path: Path) -> None
             out.write(data)
     names = [os.fsdecode(name) for name in files] + ["gone.txt"]
     launch = Launch(cwd=str(tmp_path))
-    for query in (Query(term="needle"), Query(term="needle", mode=Mode.WORD)):
+    for query in (
+        Query(term="needle"),
+        Query(term="needle", options=SearchOptions(mode=Mode.WORD)),
+    ):
         found = matching_lines(RG, query, names, keep=10, launch=launch)
         assert list(found) == names
         for file in names:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from asrch.domain.counting import Tally
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.modes import Mode
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine import one_pass
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
@@ -111,7 +111,7 @@ def test_each_term_equals_its_own_rg_run(
     # `a` and `a/b` cannot both exist: a name that is a directory wins.
     dirs = {name.split("/")[0] for name in files if "/" in name}
     _write(root, {n: d for n, d in files.items() if n not in dirs})
-    _check([Query(term=t, mode=mode) for t in terms], str(root), cap)
+    _check([Query(term=t, options=SearchOptions(mode=mode)) for t in terms], str(root), cap)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -131,7 +131,9 @@ def test_overlapping_terms(tmp_path: Path, mode: Mode) -> None:
         },
     )
     terms = ["foo", "foobar", "oob", "foo foo"]
-    got = _check([Query(term=t, mode=mode) for t in terms], str(tmp_path), SCAN_CAP)
+    got = _check(
+        [Query(term=t, options=SearchOptions(mode=mode)) for t in terms], str(tmp_path), SCAN_CAP
+    )
     assert got[0].matches > 0
 
 
@@ -199,14 +201,23 @@ def test_names_with_newlines_and_nuls_in_lines(tmp_path: Path) -> None:
 def test_utf16_files_are_decoded_as_rg_does(tmp_path: Path) -> None:
     _write(tmp_path, {"u.txt": "\ufeffcafé term\nterm\n".encode("utf-16-le")})
     for mode in MODES:
-        _check([Query(term="term", mode=mode), Query(term="café", mode=mode)], str(tmp_path), 10)
+        _check(
+            [
+                Query(term="term", options=SearchOptions(mode=mode)),
+                Query(term="café", options=SearchOptions(mode=mode)),
+            ],
+            str(tmp_path),
+            10,
+        )
 
 
 def test_corpus_every_mode_at_a_small_cap() -> None:
     terms = ["connect", "retry", "client", "def", "id", "self"]
     for mode in MODES:
         for cap in (5, SCAN_CAP):
-            _check([Query(term=t, mode=mode) for t in terms], str(CORPUS), cap)
+            _check(
+                [Query(term=t, options=SearchOptions(mode=mode)) for t in terms], str(CORPUS), cap
+            )
 
 
 @given(
@@ -298,7 +309,10 @@ def test_survey_nested_paths_equal_per_term_counts(mode: Mode) -> None:
     os.chdir(CORPUS)
     try:
         for term, row in zip(terms, rows, strict=True):
-            tallies = [count_files(RG, Query(term=term, mode=mode), p, cap=SCAN_CAP) for p in paths]
+            tallies = [
+                count_files(RG, Query(term=term, options=SearchOptions(mode=mode)), p, cap=SCAN_CAP)
+                for p in paths
+            ]
             want = (sum(t.matches for t in tallies), sum(len(t.files) for t in tallies))
             assert row.split(",")[:3] == [term, str(want[0]), str(want[1])]
     finally:
@@ -317,7 +331,11 @@ def test_small_reads(tmp_path: Path, mode: Mode, monkeypatch: pytest.MonkeyPatch
             "b/d\n\ne.py": b"foo\n",
         },
     )
-    _check([Query(term=t, mode=mode) for t in ("foo", "foobar", "bar")], str(tmp_path), 7)
+    _check(
+        [Query(term=t, options=SearchOptions(mode=mode)) for t in ("foo", "foobar", "bar")],
+        str(tmp_path),
+        7,
+    )
 
 
 @given(
@@ -429,6 +447,6 @@ def test_survey_equals_scout_on_random_bytes_and_names(
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as out:
             out.write(data)
-    queries = [Query(term=t, mode=mode) for t in terms]
+    queries = [Query(term=t, options=SearchOptions(mode=mode)) for t in terms]
     got = count_terms(RG, queries, str(root), cap=SCAN_CAP)
     assert got == [count_files(RG, q, str(root), cap=SCAN_CAP) for q in queries]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.modes import Mode
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from tests.support.cli import run_asrch
@@ -29,9 +29,9 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
     "query",
     [
         Query(term="connect"),
-        Query(term="id", mode=Mode.IDENTIFIER),
-        Query(term="id", mode=Mode.WORD),
-        Query(term=r"def \w+", mode=Mode.REGEX),
+        Query(term="id", options=SearchOptions(mode=Mode.IDENTIFIER)),
+        Query(term="id", options=SearchOptions(mode=Mode.WORD)),
+        Query(term=r"def \w+", options=SearchOptions(mode=Mode.REGEX)),
     ],
 )
 def test_count_plan_equals_json_scan_on_corpus(
@@ -59,7 +59,9 @@ def test_count_plan_equals_json_scan_at_cap(tmp_path: Path) -> None:
 
 def test_identifier_boundaries(tmp_path: Path) -> None:
     _tree(tmp_path, {"a.py": "id\nuser_id\nidx\n(id)\nvalid\n接続id\n"})
-    tally = count_files(RG, Query(term="id", mode=Mode.IDENTIFIER), str(tmp_path), cap=50_000)
+    tally = count_files(
+        RG, Query(term="id", options=SearchOptions(mode=Mode.IDENTIFIER)), str(tmp_path), cap=50_000
+    )
     assert tally.matches == 3  # id, (id), 接続id
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.ports import Entry, Searcher
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine.searcher import RipgrepSearcher
 from tests.support.fake_searcher import FakeSearcher
 
@@ -30,7 +30,7 @@ TREE: dict[str, str] = {
 }
 
 NEEDLE = Query(term="needle")
-NEEDLE_I = Query(term="needle", ignore_case=True)
+NEEDLE_I = Query(term="needle", options=SearchOptions(ignore_case=True))
 
 
 @pytest.fixture(scope="module")

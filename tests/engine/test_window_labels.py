@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.modes import Mode
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.engine.argv import BASE_FLAGS, pattern_args
 from asrch.engine.binary import resolve_rg
 from asrch.engine.files import read_window
@@ -38,10 +38,10 @@ _STARTS = st.sampled_from([b"", b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\0"])
 _QUERIES = st.sampled_from(
     [
         Query(term="needle"),
-        Query(term="needle", mode=Mode.WORD),
-        Query(term="needle", mode=Mode.IDENTIFIER),
-        Query(term="le$", mode=Mode.REGEX),
-        Query(term="^x", mode=Mode.REGEX),
+        Query(term="needle", options=SearchOptions(mode=Mode.WORD)),
+        Query(term="needle", options=SearchOptions(mode=Mode.IDENTIFIER)),
+        Query(term="le$", options=SearchOptions(mode=Mode.REGEX)),
+        Query(term="^x", options=SearchOptions(mode=Mode.REGEX)),
     ]
 )
 

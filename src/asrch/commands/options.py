@@ -11,15 +11,13 @@ from asrch.domain.text_safety import quote
 def filters_of(searcher: Searcher, options: SearchOptions) -> Filters:
     """The `--type`s (looked up in rg's list only when some are given) and `--glob`s,
     rooted where rg runs (an absolute path is matched from there, as rg does)."""
-    known = searcher.file_types() if options.types else {}
-    cwd = searcher.resolve(".") if options.types or options.globs else ""
-    return make_filters(options.types, options.globs, known, cwd=cwd)
+    known = searcher.file_types() if options.type else {}
+    cwd = searcher.resolve(".") if options.type or options.glob else ""
+    return make_filters(options.type, options.glob, known, cwd=cwd)
 
 
 def query_of(term: str, options: SearchOptions, filters: Filters, *, what: str = "query") -> Query:
-    return make_query(
-        term, options.mode, what=what, ignore_case=options.ignore_case, filters=filters
-    )
+    return make_query(term, options, what=what, filters=filters)
 
 
 def single_query(searcher: Searcher, term: str, options: SearchOptions) -> Query:

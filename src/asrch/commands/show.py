@@ -38,7 +38,7 @@ def run_show(
     if scope and line is None:
         raise InputError(f"{arg('scope')} needs {arg('line')}, the line whose definition to print")
     if term is None:
-        query = Query("", options.mode, options.ignore_case, filters_of(searcher, options))
+        query = Query("", options, filters_of(searcher, options))
     else:
         query = single_query(searcher, term, options)
     require_range(arg("context"), context, 0, SHOW_CONTEXT_MAX)

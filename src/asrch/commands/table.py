@@ -216,14 +216,14 @@ COMMON: tuple[Argument, ...] = (
         "type",
         "only files of rg's type NAME (asrch --type-list); repeatable",
         "NAME",
-        lambda options, names: options._replace(types=tuple(names)),
+        lambda options, names: options._replace(type=tuple(names)),
     ),
     _filter(
         "glob",
         "only files matching GLOB, none matching !GLOB; repeatable;\n"
         "with a /, the path from here (src/**); without, a name (*.py)",
         "GLOB",
-        lambda options, globs: options._replace(globs=tuple(globs)),
+        lambda options, globs: options._replace(glob=tuple(globs)),
     ),
     Argument(
         "format",

@@ -18,10 +18,10 @@ The rules (spec/next_step*.md):
 """
 
 from collections.abc import Sequence
+from enum import Enum
 
 from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT
-from asrch.domain.modes import Mode
-from asrch.domain.query import Query
+from asrch.domain.query import Query, SearchOptions
 from asrch.domain.text_safety import pastes
 from asrch.domain.words import NextStep, Value
 
@@ -29,17 +29,15 @@ NO_STEP = NextStep("", ())
 
 
 def carried(query: Query) -> list[tuple[str, Value]]:
-    """The options of the current call that the next one must repeat."""
-    options: list[tuple[str, Value]] = []
-    if query.mode is not Mode.FIXED:
-        options.append(("mode", query.mode.value))
-    if query.ignore_case:
-        options.append(("ignore_case", True))
-    if query.filters.types:
-        options.append(("type", tuple(query.filters.types)))
-    if query.filters.globs:
-        options.append(("glob", tuple(query.filters.globs)))
-    return options
+    """The options of the current call that the next one must repeat: every search
+    option not at its default, in `SearchOptions`' order, by its argument's name (a
+    field is named as its argument), so a new option is carried without a line here."""
+    defaults = SearchOptions._field_defaults
+    return [
+        (name, value.value if isinstance(value, Enum) else value)
+        for name, value in query.options._asdict().items()
+        if value != defaults[name]
+    ]
 
 
 def joined(target: str, relative: str) -> str:

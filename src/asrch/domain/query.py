@@ -10,13 +10,40 @@ from asrch.domain.text_safety import quote
 from asrch.domain.words import arg, call
 
 
-class Query(NamedTuple):
-    term: str
+class SearchOptions(NamedTuple):
+    """How every term of one call matches and which files it searches: the options all
+    four commands share, one record from the table's `update`s (`asrch.commands.table`)
+    to rg's argument list (`asrch.engine.argv`). Each field is named as the argument that
+    sets it, so a next step carries every field that is not its default
+    (`asrch.domain.next_step.carried`): a new search option is a field here, its table
+    entry and its engine line, nothing between."""
+
     mode: Mode = Mode.FIXED
     ignore_case: bool = False
     """`-i`: letters match in either case, in every mode (D30)."""
+    type: tuple[str, ...] = ()
+    """`--type` names as given, in order (D30)."""
+    glob: tuple[str, ...] = ()
+    """`--glob` values as given (`!GLOB` excludes), in order (D30)."""
+
+
+DEFAULT_OPTIONS = SearchOptions()
+
+
+class Query(NamedTuple):
+    term: str
+    options: SearchOptions = DEFAULT_OPTIONS
+    """The call's options, whole: the engine reads every one of them from here."""
     filters: Filters = NO_FILTERS
-    """`--type` / `--glob`: which of the files walked are searched (D30)."""
+    """`options.type` / `options.glob` resolved: which of the files walked are searched."""
+
+    @property
+    def mode(self) -> Mode:
+        return self.options.mode
+
+    @property
+    def ignore_case(self) -> bool:
+        return self.options.ignore_case
 
     @property
     def has_word_character(self) -> bool:
@@ -47,24 +74,11 @@ def has_unescaped_pipe(pattern: str) -> bool:
     return False
 
 
-class SearchOptions(NamedTuple):
-    """How every term of one call matches and which files it searches: the options all
-    four commands share (a use case's one argument besides the terms and paths)."""
-
-    mode: Mode = Mode.FIXED
-    ignore_case: bool = False
-    types: tuple[str, ...] = ()
-    """`--type` names as given, in order."""
-    globs: tuple[str, ...] = ()
-    """`--glob` values as given (`!GLOB` excludes), in order."""
-
-
 def make_query(
     term: str,
-    mode: Mode,
+    options: SearchOptions = DEFAULT_OPTIONS,
     *,
     what: str = "query",
-    ignore_case: bool = False,
     filters: Filters = NO_FILTERS,
 ) -> Query:
     """Validate one term; `what` names it in messages (`query`, or `--term` as a
@@ -75,9 +89,9 @@ def make_query(
         # ripgrep matches within one line, so a term with a line break can never match;
         # rg itself would split it into several patterns, an OR the seed forbids.
         raise InputError(f"{what} contains a line break; asrch matches within one line")
-    if mode is Mode.REGEX and has_unescaped_pipe(term):
+    if options.mode is Mode.REGEX and has_unescaped_pipe(term):
         raise InputError(
             f"{arg('regex')} {what} {quote(term)} contains an unescaped '|'; compare "
             f"alternatives with {call('survey', term=('A', 'B'))}; a literal | is written \\|"
         )
-    return Query(term=term, mode=mode, ignore_case=ignore_case, filters=filters)
+    return Query(term, options, filters)

@@ -46,9 +46,9 @@ def probe_for(query: Query, *, narrower: bool) -> Probe | None:
 def probed(query: Query, probe: Probe) -> Query:
     """The query the probe searches for."""
     if probe == "case":
-        return query._replace(ignore_case=True)
+        return query._replace(options=query.options._replace(ignore_case=True))
     if probe == "fixed":
-        return query._replace(mode=Mode.FIXED)
+        return query._replace(options=query.options._replace(mode=Mode.FIXED))
     return query
 
 

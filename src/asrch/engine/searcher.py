@@ -212,8 +212,10 @@ class RipgrepSearcher:
         plan is not tested with one)."""
         from asrch.domain.modes import Mode
 
-        one_mode = len({q.mode for q in queries}) == 1
-        if len(queries) <= 1 or not one_mode or queries[0].mode is Mode.REGEX:
+        # One walk matches with the first query's flags (`lines_argv`): only queries
+        # sharing all their options can share it.
+        shared = len({q.options for q in queries}) == 1
+        if len(queries) <= 1 or not shared or queries[0].mode is Mode.REGEX:
             return self.count_many([(q, target) for q in queries], cap=cap)
         if not os.path.isdir(self._launch.here(target)):
             return self.count_many([(q, target) for q in queries], cap=cap)
