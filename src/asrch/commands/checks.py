@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from typing import TypeVar
 
-from asrch.domain.errors import InputError, OutOfRangeError
+from asrch.domain.errors import InputError
 from asrch.domain.modes import Mode
 from asrch.domain.ports import Entry, PathStatus, Searcher
 from asrch.domain.query import Query
@@ -75,10 +75,3 @@ def query_first(searcher: Searcher, query: Query, check: Callable[[], T]) -> T:
         if query.mode is Mode.REGEX:
             searcher.check_query(query)
         raise
-
-
-def require_range(name: str, value: int, low: int, high: int | None = None) -> None:
-    """A number option inside its range, or a one-line error naming both."""
-    if value < low or (high is not None and value > high):
-        allowed = f"{low}-{high}" if high is not None else f"{low} or more"
-        raise OutOfRangeError(name, value, allowed)

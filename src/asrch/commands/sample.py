@@ -1,10 +1,11 @@
 """`sample`: the clusters of one term in one file, one page of them."""
 
-from asrch.commands.checks import query_first, require_file, require_range
+from asrch.commands.checks import query_first, require_file
 from asrch.commands.options import require_kept, single_query
+from asrch.commands.table import CLUSTERS, PAGE
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
-from asrch.domain.limits import KEEP_CAP, SAMPLE_CLUSTERS_MAX, SCAN_CAP
+from asrch.domain.limits import KEEP_CAP, SCAN_CAP
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.sample import (
@@ -13,7 +14,6 @@ from asrch.domain.sample import (
     scope_lines_of_sample,
     with_sample_scopes,
 )
-from asrch.domain.words import arg
 
 
 def run_sample(
@@ -28,8 +28,8 @@ def run_sample(
 ) -> SampleReport:
     """`scopes` defaults to the searcher's own (D31); tests may hand another."""
     query = single_query(searcher, term, options)
-    require_range(arg("clusters"), clusters, 1, SAMPLE_CLUSTERS_MAX)
-    require_range(arg("page"), page, 1)
+    CLUSTERS.require(clusters)
+    PAGE.require(page)
     query_first(searcher, query, lambda: require_file(searcher, file))
     require_kept(query.filters, file)
     scan = searcher.scan(query, file, context=1, keep=KEEP_CAP, cap=SCAN_CAP)

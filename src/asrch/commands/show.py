@@ -1,11 +1,12 @@
 """`show`: the matches of one term in one file with context, or one line's window."""
 
-from asrch.commands.checks import query_first, require_file, require_range
+from asrch.commands.checks import query_first, require_file
 from asrch.commands.options import filters_of, require_kept, single_query
+from asrch.commands.table import CONTEXT, LINE
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
-from asrch.domain.errors import InputError, OutOfRangeError
-from asrch.domain.limits import SCAN_CAP, SHOW_CONTEXT_MAX, SHOW_MAX_MATCHES
+from asrch.domain.errors import InputError
+from asrch.domain.limits import SCAN_CAP, SHOW_MAX_MATCHES
 from asrch.domain.lines import Definition
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
@@ -41,7 +42,7 @@ def run_show(
         query = Query("", options, filters_of(searcher, options))
     else:
         query = single_query(searcher, term, options)
-    require_range(arg("context"), context, 0, SHOW_CONTEXT_MAX)
+    CONTEXT.require(context)
     query_first(searcher, query, lambda: require_file(searcher, file))
     require_kept(query.filters, file)
     if line is None:
@@ -75,8 +76,8 @@ def run_show(
 
 
 def _require_line(file: str, line: int, last_line: int) -> None:
-    if not 1 <= line <= last_line:
-        if last_line == 0:
-            raise InputError(f"{arg('line')} {line} is out of range; {quote(file)} is empty")
-        allowed = f"1-{last_line} (the last line of {quote(file)})"
-        raise OutOfRangeError(arg("line"), line, allowed)
+    """`line`'s declared range with the file's last line as its top, in the file's words."""
+    if last_line == 0:  # no line to show: no range to name
+        raise InputError(f"{arg('line')} {line} is out of range; {quote(file)} is empty")
+    top = f"{LINE.low}-{last_line} (the last line of {quote(file)})"
+    LINE._replace(high=last_line, allowed=top).require(line)

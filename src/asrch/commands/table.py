@@ -17,19 +17,18 @@ or shapes the search carries its own `update` of the `SearchOptions` (as ripgrep
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, TypeVar
 
+from asrch.domain.errors import OutOfRangeError
 from asrch.domain.limits import (
     MAX_PATHS,
     MAX_TERMS,
     SAMPLE_CLUSTERS_DEFAULT,
-    SAMPLE_CLUSTERS_MAX,
     SHOW_CONTEXT_DEFAULT,
-    SHOW_CONTEXT_MAX,
     SHOW_MAX_MATCHES,
 )
 from asrch.domain.modes import Mode
 from asrch.domain.ports import Searcher
 from asrch.domain.query import SearchOptions
-from asrch.domain.words import Spelling
+from asrch.domain.words import Spelling, arg
 
 if TYPE_CHECKING:
     from asrch.domain.sample import SampleReport
@@ -124,6 +123,15 @@ class Argument(NamedTuple):
         if self.low is None:
             return ""
         return f"{self.low}-{self.high}" if self.high is not None else f"{self.low} or more"
+
+    def require(self, value: int) -> None:
+        """A number inside this argument's range, or the error naming both: the one check
+        behind every surface (the use case's, so a direct call is held too; a tool's
+        call is checked with it before it runs)."""
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            raise OutOfRangeError(arg(self.name), value, self.allowed_range())
 
 
 def _mode_flag(mode: Mode) -> Update:
@@ -249,10 +257,55 @@ def _positional(
 
 
 def _number(
-    name: str, default: int | None, help: str, tool_help: str, *, low: int, **more: Any
+    name: str,
+    default: int | None,
+    help: str,
+    tool_help: str,
+    *,
+    low: int,
+    high: int | None = None,
+    **more: Any,
 ) -> Argument:
-    """A whole-number option (`--clusters N`): ASCII digits from `low` (D25)."""
-    return Argument(name, "number", default, help, tool_help, metavar="N", low=low, **more)
+    """A whole-number option (`--clusters N`): ASCII digits from `low` to `high` (D25).
+    Its range is declared here only: `{range}` and `{default}` in `help` are filled from
+    it, the tool's schema (`asrch.server.arguments`), the command line's errors
+    (`asrch.cli.errors`) and the use case's check (`Argument.require`) read it."""
+    argument = Argument(name, "number", default, "", tool_help, metavar="N", low=low, high=high)
+    argument = argument._replace(**more)
+    return argument._replace(help=help.format(range=argument.allowed_range(), default=default))
+
+
+CLUSTERS = _number(
+    "clusters",
+    SAMPLE_CLUSTERS_DEFAULT,
+    "clusters per page, {range} (default {default})",
+    "Clusters per page.",
+    low=1,
+    high=5,
+)
+PAGE = _number(
+    "page",
+    1,
+    "page, {range} (default {default}); past the end: empty page",
+    "Past the last page: an empty page.",
+    low=1,
+)
+LINE = _number(
+    "line",
+    None,
+    "the window around line N",
+    "",  # the tool's description says it
+    low=1,
+    allowed="1 to the file's last line",
+)
+CONTEXT = _number(
+    "context",
+    SHOW_CONTEXT_DEFAULT,
+    "lines before and after, {range} (default {default})",
+    "Lines around each match.",
+    low=0,
+    high=5,
+)
 
 
 QUERY = _positional("query", "QUERY", "text", "the term, as the mode reads it", required=True)
@@ -466,21 +519,8 @@ SAMPLE: "Command[SampleReport]" = Command(
     (
         QUERY,
         FILE,
-        _number(
-            "clusters",
-            SAMPLE_CLUSTERS_DEFAULT,
-            f"clusters per page, 1-{SAMPLE_CLUSTERS_MAX} (default {SAMPLE_CLUSTERS_DEFAULT})",
-            "Clusters per page.",
-            low=1,
-            high=SAMPLE_CLUSTERS_MAX,
-        ),
-        _number(
-            "page",
-            1,
-            "page, 1 or more (default 1); past the end: empty page",
-            "Past the last page: an empty page.",
-            low=1,
-        ),
+        CLUSTERS,
+        PAGE,
         *COMMON,
         *_modes(regex=True),
     ),
@@ -498,20 +538,13 @@ SAMPLE: "Command[SampleReport]" = Command(
 
 SHOW: "Command[ShowReport]" = Command(
     "show",
-    f"up to {SHOW_MAX_MATCHES} matches, or --line N; --context 0-{SHOW_CONTEXT_MAX}",
+    f"up to {SHOW_MAX_MATCHES} matches, or --line N; --context {CONTEXT.allowed_range()}",
     f"Print FILE's matches with context; over {SHOW_MAX_MATCHES}: refused (exit 3).\n"
     "With --line N: the lines around N, never refused.",
     (
         QUERY._replace(required=False, unless="line"),
         FILE,
-        _number(
-            "line",
-            None,
-            "the window around line N",
-            "",  # the tool's description says it
-            low=1,
-            allowed="1 to the file's last line",
-        ),
+        LINE,
         Argument(
             "scope",
             "flag",
@@ -519,14 +552,7 @@ SHOW: "Command[ShowReport]" = Command(
             "line N's definition",
             "The definition around line.",
         ),
-        _number(
-            "context",
-            SHOW_CONTEXT_DEFAULT,
-            f"lines before and after, 0-{SHOW_CONTEXT_MAX} (default {SHOW_CONTEXT_DEFAULT})",
-            "Lines around each match.",
-            low=0,
-            high=SHOW_CONTEXT_MAX,
-        ),
+        CONTEXT,
         *COMMON,
         *_modes(regex=True),
     ),

@@ -30,13 +30,11 @@ SCOUT_LIST_BYTES = 2_000
 """...when the listed text (paths, scope lines, matching lines) fits in this many bytes (D44)."""
 
 SHOW_MAX_MATCHES = 20
-SHOW_CONTEXT_MAX = 5
 SHOW_CONTEXT_DEFAULT = 2
 SCOPE_WHOLE_MAX = 60
 """`show --line N --scope` (D46): a definition up to this many lines is printed whole;
 a longer one as its first line, N-SCOPE_AROUND..N+SCOPE_AROUND and its last line."""
 SCOPE_AROUND = 5
-SAMPLE_CLUSTERS_MAX = 5
 SAMPLE_CLUSTERS_DEFAULT = 3
 CLUSTER_GAP = 2
 """Matches whose line numbers differ by at most this share a cluster (D18)."""

@@ -21,7 +21,7 @@ from difflib import get_close_matches
 from typing import Any
 
 from asrch.commands.table import COMMANDS, Argument, Command
-from asrch.domain.errors import InputError, OutOfRangeError
+from asrch.domain.errors import InputError
 from asrch.domain.text_safety import quote
 
 
@@ -93,9 +93,7 @@ def _read_one(argument: Argument, value: Any) -> Any:
         allowed = argument.allowed_range()
         if isinstance(value, bool) or not isinstance(value, int):
             raise InputError(f"{key} must be an integer, {allowed}, not {_what_is(value)}")
-        low, high = argument.low, argument.high
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise OutOfRangeError(key, value, allowed)
+        argument.require(value)
         return value
     if argument.value_type == "choice":
         if value not in argument.choices:
