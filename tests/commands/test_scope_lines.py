@@ -2,15 +2,14 @@
 about, and how the answers are printed (before the snippet, in line order, once per
 answer, cut to 800 bytes). Which definitions a real parse finds is tests/engine/."""
 
-from collections.abc import Sequence
-
 from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
-from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
+from asrch.domain.lines import Definition, Scope
 from asrch.domain.query import SearchOptions
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
 from asrch.spelling import COMMAND_LINE
+from tests.support.fake_scopes import FakeScopes
 from tests.support.fake_searcher import FakeSearcher
 
 FIXED = SearchOptions()
@@ -30,37 +29,14 @@ POOL = Scope(1, b"class Pool:")
 TAKE = Scope(2, b"    def take(self):")
 
 
-class FakeScopes:
-    def __init__(
-        self,
-        found: dict[int, tuple[Scope, ...] | None],
-        definition: Definition | Unplaced = "none",
-        heads: frozenset[int] = frozenset(),
-    ) -> None:
-        self.found = found
-        self.heads = heads
-        self.definition = definition
-        self.asked: list[tuple[str, list[int]]] = []
-
-    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
-        numbers = [line.number for line in lines]
-        self.asked.append((file, numbers))
-        found = {n: self.found[n] for n in numbers if n in self.found}
-        return Placements(found, self.heads & found.keys())
-
-    def around(self, file: str, line: int) -> Definition | Unplaced:
-        self.asked.append((file, [-line]))
-        return self.definition
-
-
 def _body(text: str) -> list[str]:
     return [ln for ln in text.split("\n") if ln[:1].isdigit() or ln == "--"]
 
 
 def test_show_prints_each_header_once_before_the_snippet_that_needs_it() -> None:
     scopes = FakeScopes({3: (POOL, TAKE), 8: (POOL, TAKE)})
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
-    report = run_show(engine, "hit", "pool.py", FIXED, line=None, context=0)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, "hit", "pool.py", FIXED, line=None, context=0, scopes=scopes)
     assert scopes.asked == [("pool.py", [3, 8])]
     assert _body(render_show(report, COMMAND_LINE)) == [
         "1=class Pool:",
@@ -73,8 +49,8 @@ def test_show_prints_each_header_once_before_the_snippet_that_needs_it() -> None
 
 def test_a_header_printed_as_a_line_of_the_snippet_is_not_repeated() -> None:
     scopes = FakeScopes({3: (POOL, TAKE)})
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
-    report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=1)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=1, scopes=scopes)
     assert _body(render_show(report, COMMAND_LINE)) == [
         "1=class Pool:",
         "2-    def take(self):",
@@ -85,8 +61,8 @@ def test_a_header_printed_as_a_line_of_the_snippet_is_not_repeated() -> None:
 
 def test_show_line_asks_for_that_line_only_match_or_not() -> None:
     scopes = FakeScopes({5: (POOL, TAKE)})
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
-    report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1, scopes=scopes)
     assert scopes.asked == [("pool.py", [5])]
     assert _body(render_show(report, COMMAND_LINE))[:2] == [
         "1=class Pool:",
@@ -96,16 +72,16 @@ def test_show_line_asks_for_that_line_only_match_or_not() -> None:
 
 def test_a_refused_show_asks_nothing() -> None:
     scopes = FakeScopes({})
-    engine = FakeSearcher(files={"many.py": "hit\n" * 21}, scope_reader=scopes)
-    report = run_show(engine, "hit", "many.py", FIXED, line=None, context=0)
+    engine = FakeSearcher(files={"many.py": "hit\n" * 21})
+    report = run_show(engine, "hit", "many.py", FIXED, line=None, context=0, scopes=scopes)
     assert report.refused
     assert scopes.asked == []
 
 
 def test_sample_asks_for_the_first_and_last_match_of_each_shown_cluster() -> None:
     scopes = FakeScopes({3: (POOL, TAKE), 8: (POOL, TAKE)})
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
-    report = run_sample(engine, "hit", "pool.py", FIXED, clusters=3, page=1)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_sample(engine, "hit", "pool.py", FIXED, clusters=3, page=1, scopes=scopes)
     assert scopes.asked == [("pool.py", [3, 8])]
     text = render_sample(report, COMMAND_LINE)
     # Printed once for the answer, though both clusters sit in the same definitions.
@@ -116,8 +92,8 @@ def test_sample_asks_for_the_first_and_last_match_of_each_shown_cluster() -> Non
 def test_a_long_header_is_cut_to_800_bytes_from_its_start() -> None:
     long_header = Scope(1, b"def f(" + b"a, " * 400 + b"):")
     scopes = FakeScopes({3: (long_header,)})
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
-    report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=0)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=0, scopes=scopes)
     (first, *_) = _body(render_show(report, COMMAND_LINE))
     assert first.startswith("1=def f(a, a, ")
     assert len(first.encode()) <= 800
@@ -128,8 +104,8 @@ def test_show_scope_prints_the_definition_and_its_scopes_above_it() -> None:
     """D46: the definition's lines in place of the --context window; the scope lines of
     line N that lie above it; no term, no line marked."""
     scopes = FakeScopes({5: (POOL, TAKE)}, Definition(2, 8))
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
-    report = run_show(engine, None, "pool.py", FIXED, line=5, context=1, scope=True)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, None, "pool.py", FIXED, line=5, context=1, scope=True, scopes=scopes)
     assert scopes.asked == [("pool.py", [-5]), ("pool.py", [5])]
     assert _body(render_show(report, COMMAND_LINE)) == [
         "1=class Pool:",
@@ -140,8 +116,8 @@ def test_show_scope_prints_the_definition_and_its_scopes_above_it() -> None:
 
 def test_show_scope_without_a_definition_is_the_window_and_a_note() -> None:
     scopes = FakeScopes({}, "uncertain")
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
-    report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1, scope=True)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1, scope=True, scopes=scopes)
     text = render_show(report, COMMAND_LINE)
     assert _body(text) == ["4-        x = 2", "5-        y = 3", "6-        z = 4"]
     assert text.endswith("note: no definition known: the parse cannot place line 5\n")
@@ -156,9 +132,12 @@ def _show(
     heads: frozenset[int] = frozenset(),
 ) -> list[str]:
     scopes = FakeScopes(found, heads=heads)
-    engine = FakeSearcher(files={"pool.py": SOURCE}, scope_reader=scopes)
+    engine = FakeSearcher(files={"pool.py": SOURCE})
     return _body(
-        render_show(run_show(engine, term, "pool.py", FIXED, line=None, context=0), COMMAND_LINE)
+        render_show(
+            run_show(engine, term, "pool.py", FIXED, line=None, context=0, scopes=scopes),
+            COMMAND_LINE,
+        )
     )
 
 

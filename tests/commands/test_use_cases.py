@@ -22,7 +22,7 @@ from asrch.domain.notices import (
     ShortTermNotice,
     SkippedNotice,
 )
-from asrch.domain.ports import Entry, PathStatus
+from asrch.domain.ports import NO_SCOPES, Entry, PathStatus
 from asrch.domain.query import SearchOptions
 from asrch.domain.words import spelled
 from asrch.spelling import COMMAND_LINE
@@ -47,7 +47,7 @@ def said(error: AsrchError) -> str:
 
 def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
     engine = FakeSearcher(files=TREE)
-    report = run_scout(engine, "connect", "src", FIXED)
+    report = run_scout(engine, "connect", "src", FIXED, scopes=NO_SCOPES)
     assert (report.matches, report.files, report.capped) == (3, 2, False)
     assert report.top_files == (Ranked("net/pool.py", 2), Ranked("net/http.py", 1))
     assert report.top_directories == (Ranked("net", 3),)
@@ -71,7 +71,7 @@ def test_scout_counts_ranks_and_steps_to_the_top_file() -> None:
 def test_scout_past_20_lines_lists_nothing_and_steps_to_sample() -> None:
     many = Tally(files=(FileCount("src/net/pool.py", 21),))
     engine = FakeSearcher(files=TREE, tallies={("connect", "src"): many})
-    report = run_scout(engine, "connect", "src", FIXED)
+    report = run_scout(engine, "connect", "src", FIXED, scopes=NO_SCOPES)
     assert report.listed == ()
     assert COMMAND_LINE.argv(report.next_step) == ("asrch", "sample", "connect", "src/net/pool.py")
     assert engine.called("scan") == engine.called("matching_lines") == []
@@ -81,7 +81,9 @@ def test_scout_of_a_named_file_steps_to_that_file() -> None:
     engine = FakeSearcher(files=TREE)
     many = Tally(files=(FileCount("docs/guide.md", 21),))
     engine = FakeSearcher(files=TREE, tallies={("connect", "docs/guide.md"): many})
-    report = run_scout(engine, "connect", "docs/guide.md", SearchOptions(mode=Mode.WORD))
+    report = run_scout(
+        engine, "connect", "docs/guide.md", SearchOptions(mode=Mode.WORD), scopes=NO_SCOPES
+    )
     assert report.matches == 21
     assert COMMAND_LINE.argv(report.next_step) == (
         "asrch",
@@ -98,14 +100,14 @@ def test_scout_lists_no_more_than_2000_bytes() -> None:
     for width, listed in ((120, False), (60, True)):
         body = "".join(f"connect {'x' * (width - 8)}\n" for _ in range(20))
         engine = FakeSearcher(files={"long.py": body})
-        report = run_scout(engine, "connect", ".", FIXED)
+        report = run_scout(engine, "connect", ".", FIXED, scopes=NO_SCOPES)
         assert report.matches == 20
         assert bool(report.listed) is listed, width
         assert (not report.next_step) is listed, width
 
 
 def test_scout_with_no_match_says_so_and_suggests_nothing() -> None:
-    report = run_scout(FakeSearcher(files=TREE), "absent", ".", FIXED)
+    report = run_scout(FakeSearcher(files=TREE), "absent", ".", FIXED, scopes=NO_SCOPES)
     assert report.matches == 0
     assert NoMatchNotice(directory=True) in report.notices
     assert COMMAND_LINE.argv(report.next_step) == ()
@@ -116,7 +118,7 @@ def test_scout_past_the_cap_names_where_counting_stopped() -> None:
         files=(FileCount("src/a.py", 30_000), FileCount("src/b.py", 20_000)), capped=True
     )
     engine = FakeSearcher(files=TREE, tallies={("connect", "src"): capped})
-    report = run_scout(engine, "connect", "src", FIXED)
+    report = run_scout(engine, "connect", "src", FIXED, scopes=NO_SCOPES)
     assert (report.matches, report.capped) == (SCAN_CAP, True)
     assert CapNotice(last_path="b.py") in report.notices
 
@@ -124,11 +126,14 @@ def test_scout_past_the_cap_names_where_counting_stopped() -> None:
 def test_scout_passes_on_what_the_walk_skipped() -> None:
     skipping = Tally(files=(FileCount("src/net/http.py", 1),), skipped=2)
     engine = FakeSearcher(files=TREE, tallies={("connect", "src"): skipping})
-    assert SkippedNotice(files=2) in run_scout(engine, "connect", "src", FIXED).notices
+    assert (
+        SkippedNotice(files=2)
+        in run_scout(engine, "connect", "src", FIXED, scopes=NO_SCOPES).notices
+    )
 
 
 def test_a_short_term_is_noted() -> None:
-    report = run_scout(FakeSearcher(files=TREE), "x", ".", FIXED)
+    report = run_scout(FakeSearcher(files=TREE), "x", ".", FIXED, scopes=NO_SCOPES)
     assert ShortTermNotice(term="x") in report.notices
 
 
@@ -148,7 +153,7 @@ def test_scout_refuses_a_path_it_cannot_search_before_searching(
 ) -> None:
     engine = FakeSearcher(files=TREE, statuses={"gone": status})
     with pytest.raises(InputError) as raised:
-        run_scout(engine, "connect", "gone", FIXED)
+        run_scout(engine, "connect", "gone", FIXED, scopes=NO_SCOPES)
     assert message in said(raised.value)
     assert engine.called("count") == []
 
@@ -161,10 +166,10 @@ def test_a_refused_regex_is_named_before_a_refused_path(command: str) -> None:
 
     def run(term: str, path: str) -> object:
         if command == "scout":
-            return run_scout(engine, term, path, regex)
+            return run_scout(engine, term, path, regex, scopes=NO_SCOPES)
         if command == "sample":
-            return run_sample(engine, term, path, regex, clusters=3, page=1)
-        return run_show(engine, term, path, regex, line=None, context=2)
+            return run_sample(engine, term, path, regex, clusters=3, page=1, scopes=NO_SCOPES)
+        return run_show(engine, term, path, regex, line=None, context=2, scopes=NO_SCOPES)
 
     with pytest.raises(InputError) as raised:
         run("(", "Session")
@@ -180,10 +185,10 @@ def test_a_refused_regex_is_named_before_a_refused_path(command: str) -> None:
 
 def test_types_are_looked_up_only_when_given_and_a_named_file_must_be_kept() -> None:
     engine = FakeSearcher(files=TREE)
-    run_scout(engine, "connect", "src", SearchOptions(type=("py",)))
+    run_scout(engine, "connect", "src", SearchOptions(type=("py",)), scopes=NO_SCOPES)
     assert engine.called("file_types") == [("file_types",)]
     with pytest.raises(InputError) as raised:
-        run_scout(engine, "connect", "docs/guide.md", SearchOptions(type=("py",)))
+        run_scout(engine, "connect", "docs/guide.md", SearchOptions(type=("py",)), scopes=NO_SCOPES)
     assert "docs/guide.md is excluded by --type py" in said(raised.value)
     assert engine.called("count") == [("count", "connect", "src")]
 
@@ -191,7 +196,7 @@ def test_types_are_looked_up_only_when_given_and_a_named_file_must_be_kept() -> 
 def test_an_empty_query_is_refused_before_the_engine_is_asked() -> None:
     engine = FakeSearcher(files=TREE)
     with pytest.raises(InputError, match="empty query"):
-        run_scout(engine, "", ".", FIXED)
+        run_scout(engine, "", ".", FIXED, scopes=NO_SCOPES)
     assert engine.calls == []
 
 
@@ -246,7 +251,7 @@ SEVEN = {"long.txt": "".join("hit\nx\ny\nz\n" for _ in range(7))}
 
 def test_sample_pages_through_the_clusters() -> None:
     engine = FakeSearcher(files=SEVEN)
-    report = run_sample(engine, "hit", "long.txt", FIXED, clusters=3, page=2)
+    report = run_sample(engine, "hit", "long.txt", FIXED, clusters=3, page=2, scopes=NO_SCOPES)
     assert (report.matches, report.clusters, report.pages) == (7, 7, 3)
     assert [(v.number, v.cluster.first) for v in report.shown] == [(4, 13), (5, 17), (6, 21)]
     assert COMMAND_LINE.argv(report.next_step) == (
@@ -261,7 +266,9 @@ def test_sample_pages_through_the_clusters() -> None:
 
 
 def test_sample_past_the_last_page_shows_nothing_and_steps_back_to_it() -> None:
-    report = run_sample(FakeSearcher(files=SEVEN), "hit", "long.txt", FIXED, clusters=2, page=9)
+    report = run_sample(
+        FakeSearcher(files=SEVEN), "hit", "long.txt", FIXED, clusters=2, page=9, scopes=NO_SCOPES
+    )
     assert report.shown == ()
     assert COMMAND_LINE.argv(report.next_step) == (
         "asrch", "sample", "--clusters", "2", "--page", "4", "hit", "long.txt",
@@ -270,7 +277,9 @@ def test_sample_past_the_last_page_shows_nothing_and_steps_back_to_it() -> None:
 
 def test_sample_says_when_it_kept_fewer_matches_than_it_counted() -> None:
     many = {"many.txt": "hit\n" * (KEEP_CAP + 5)}
-    report = run_sample(FakeSearcher(files=many), "hit", "many.txt", FIXED, clusters=3, page=1)
+    report = run_sample(
+        FakeSearcher(files=many), "hit", "many.txt", FIXED, clusters=3, page=1, scopes=NO_SCOPES
+    )
     assert report.matches == KEEP_CAP + 5
     assert RetentionNotice(kept=KEEP_CAP) in report.notices
 
@@ -285,7 +294,7 @@ def test_sample_says_when_it_kept_fewer_matches_than_it_counted() -> None:
 def test_sample_numbers_are_checked_before_the_file(clusters: int, page: int, message: str) -> None:
     engine = FakeSearcher(files=SEVEN)
     with pytest.raises(InputError) as raised:
-        run_sample(engine, "hit", "gone.txt", FIXED, clusters=clusters, page=page)
+        run_sample(engine, "hit", "gone.txt", FIXED, clusters=clusters, page=page, scopes=NO_SCOPES)
     assert said(raised.value).startswith(message)
     assert engine.calls == []
 
@@ -293,7 +302,7 @@ def test_sample_numbers_are_checked_before_the_file(clusters: int, page: int, me
 def test_sample_takes_one_file_not_a_directory() -> None:
     engine = FakeSearcher(files=TREE)
     with pytest.raises(InputError, match="src is a directory; give one file"):
-        run_sample(engine, "connect", "src", FIXED, clusters=3, page=1)
+        run_sample(engine, "connect", "src", FIXED, clusters=3, page=1, scopes=NO_SCOPES)
     assert engine.called("scan") == []
 
 
@@ -302,7 +311,7 @@ def test_sample_takes_one_file_not_a_directory() -> None:
 
 def test_show_marks_the_matches_of_its_window() -> None:
     engine = FakeSearcher(files=SEVEN)
-    report = run_show(engine, "hit", "long.txt", FIXED, line=5, context=1)
+    report = run_show(engine, "hit", "long.txt", FIXED, line=5, context=1, scopes=NO_SCOPES)
     (snippet,) = report.snippets
     assert [(line.number, line.is_match) for line in snippet.lines] == [
         (4, False),
@@ -315,25 +324,41 @@ def test_show_marks_the_matches_of_its_window() -> None:
 
 def test_show_without_a_line_scans_with_its_context() -> None:
     engine = FakeSearcher(files=SEVEN)
-    report = run_show(engine, "hit", "long.txt", FIXED, line=None, context=0)
+    report = run_show(engine, "hit", "long.txt", FIXED, line=None, context=0, scopes=NO_SCOPES)
     assert report.matches == 7
     assert engine.called("scan") == [("scan", "hit", "long.txt", 0, SHOW_MAX_MATCHES, SCAN_CAP)]
 
 
 def test_show_a_line_past_the_end_names_the_last_line() -> None:
     with pytest.raises(InputError) as raised:
-        run_show(FakeSearcher(files=SEVEN), "hit", "long.txt", FIXED, line=29, context=2)
+        run_show(
+            FakeSearcher(files=SEVEN),
+            "hit",
+            "long.txt",
+            FIXED,
+            line=29,
+            context=2,
+            scopes=NO_SCOPES,
+        )
     assert said(raised.value) == (
         "--line 29 is out of range; allowed: 1-28 (the last line of long.txt)"
     )
     with pytest.raises(InputError) as empty:
-        run_show(FakeSearcher(files={"e.txt": ""}), "hit", "e.txt", FIXED, line=1, context=2)
+        run_show(
+            FakeSearcher(files={"e.txt": ""}),
+            "hit",
+            "e.txt",
+            FIXED,
+            line=1,
+            context=2,
+            scopes=NO_SCOPES,
+        )
     assert said(empty.value) == "--line 1 is out of range; e.txt is empty"
 
 
 def test_show_checks_its_context_before_the_file() -> None:
     engine = FakeSearcher(files=SEVEN)
     with pytest.raises(InputError) as raised:
-        run_show(engine, "hit", "gone.txt", FIXED, line=None, context=99)
+        run_show(engine, "hit", "gone.txt", FIXED, line=None, context=99, scopes=NO_SCOPES)
     assert said(raised.value).startswith("--context 99 is out of range")
     assert engine.calls == []

@@ -16,12 +16,14 @@ from asrch.domain.query import SearchOptions
 from asrch.engine import json_events
 from asrch.engine.binary import resolve_rg
 from asrch.engine.json_events import parse_events, split_lines
+from asrch.engine.scopes import TreeSitterScopes
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
 from asrch.spelling import COMMAND_LINE
 
 SEARCHER = RipgrepSearcher()
+SCOPES = TreeSitterScopes()
 
 
 @settings(
@@ -43,15 +45,39 @@ def test_the_first_match_of_a_long_line_is_printed(
     file.write_text(f"top\n{line}\nbottom\n", encoding="utf-8")
     outputs = [
         render_sample(
-            run_sample(SEARCHER, "beacon", str(file), SearchOptions(mode=mode), clusters=1, page=1),
+            run_sample(
+                SEARCHER,
+                "beacon",
+                str(file),
+                SearchOptions(mode=mode),
+                clusters=1,
+                page=1,
+                scopes=SCOPES,
+            ),
             COMMAND_LINE,
         ),
         render_show(
-            run_show(SEARCHER, "beacon", str(file), SearchOptions(mode=mode), line=None, context=1),
+            run_show(
+                SEARCHER,
+                "beacon",
+                str(file),
+                SearchOptions(mode=mode),
+                line=None,
+                context=1,
+                scopes=SCOPES,
+            ),
             COMMAND_LINE,
         ),
         render_show(
-            run_show(SEARCHER, "beacon", str(file), SearchOptions(mode=mode), line=2, context=1),
+            run_show(
+                SEARCHER,
+                "beacon",
+                str(file),
+                SearchOptions(mode=mode),
+                line=2,
+                context=1,
+                scopes=SCOPES,
+            ),
             COMMAND_LINE,
         ),
     ]

@@ -14,10 +14,12 @@ from asrch.commands.survey import run_survey
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.notices import CapNotice, NestedPathNotice, NoMatchNotice, SamePathNotice
 from asrch.domain.query import Query, SearchOptions
+from asrch.engine.scopes import TreeSitterScopes
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.notices import notice_text
 
 SEARCHER = RipgrepSearcher()
+SCOPES = TreeSitterScopes()
 FEW = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -58,8 +60,10 @@ def test_a_named_file_is_searched_whole_and_its_zero_note_says_so(
     file.parent.mkdir(parents=True, exist_ok=True)
     file.write_bytes(data)
     expected = sum(term.encode() in line for line in lines)
-    scout = run_scout(SEARCHER, term, str(file), SearchOptions())
-    sample = run_sample(SEARCHER, term, str(file), SearchOptions(), clusters=3, page=1)
+    scout = run_scout(SEARCHER, term, str(file), SearchOptions(), scopes=SCOPES)
+    sample = run_sample(
+        SEARCHER, term, str(file), SearchOptions(), clusters=3, page=1, scopes=SCOPES
+    )
     assert scout.matches == sample.matches == expected
     for report in (scout, sample):
         zero = [n for n in report.notices if isinstance(n, NoMatchNotice)]
@@ -70,14 +74,14 @@ def test_a_named_file_is_searched_whole_and_its_zero_note_says_so(
 def test_the_zero_note_under_a_directory_names_binary_files(tree: Path) -> None:
     """The only match sits in a file with a NUL byte: the walk does not read it."""
     (tree / "data.bin").write_bytes(b"\0" + b"x" * 100 + b"\nneedle\n")
-    report = run_scout(SEARCHER, "needle", str(tree), SearchOptions())
+    report = run_scout(SEARCHER, "needle", str(tree), SearchOptions(), scopes=SCOPES)
     assert report.matches == 0
     (note,) = (n for n in report.notices if isinstance(n, NoMatchNotice))
     assert note.directory
     # D43/D45: the binary count inside the zero note, from the one more search (-i).
     assert note.binary == 1
     assert "not searched: 1 binary file, and ignored" in notice_text(note)
-    named = run_scout(SEARCHER, "needle", str(tree / "data.bin"), SearchOptions())
+    named = run_scout(SEARCHER, "needle", str(tree / "data.bin"), SearchOptions(), scopes=SCOPES)
     assert named.matches == 1
 
 
@@ -101,7 +105,7 @@ def test_the_cap_note_names_the_file_where_counting_stopped(
         total += counts[name]
         if total >= SCAN_CAP:
             break
-    report = run_scout(SEARCHER, "needle", str(root), SearchOptions())
+    report = run_scout(SEARCHER, "needle", str(root), SearchOptions(), scopes=SCOPES)
     caps = [n for n in report.notices if isinstance(n, CapNotice)]
     if total < SCAN_CAP:
         event("under the cap")

@@ -17,8 +17,11 @@ from asrch.commands.show import run_show
 from asrch.commands.survey import run_survey
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions
+from asrch.engine.scopes import TreeSitterScopes
 from asrch.engine.searcher import RipgrepSearcher
 from tests.golden.corpora_sample_show import cap_60000, retention_6000
+
+SCOPES = TreeSitterScopes()
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 
@@ -45,10 +48,10 @@ def _reports(base: Path) -> list[object]:
     twentyone = str(root / "samples" / "twentyone.txt")
     spaced, dense = str(base / "spaced.txt"), str(base / "dense.txt")
     return [
-        run_scout(s, "connect", str(root), SearchOptions(mode=Mode.FIXED)),
-        run_scout(s, "e", str(root), SearchOptions(mode=Mode.FIXED)),
-        run_scout(s, "no such term anywhere", src, SearchOptions(mode=Mode.FIXED)),
-        run_scout(s, "dense", str(base), SearchOptions(mode=Mode.FIXED)),  # capped
+        run_scout(s, "connect", str(root), SearchOptions(mode=Mode.FIXED), scopes=SCOPES),
+        run_scout(s, "e", str(root), SearchOptions(mode=Mode.FIXED), scopes=SCOPES),
+        run_scout(s, "no such term anywhere", src, SearchOptions(mode=Mode.FIXED), scopes=SCOPES),
+        run_scout(s, "dense", str(base), SearchOptions(mode=Mode.FIXED), scopes=SCOPES),  # capped
         run_survey(
             s,
             ["connect", "retry", "zzz-none"],
@@ -58,20 +61,36 @@ def _reports(base: Path) -> list[object]:
         run_survey(
             s, ["dense", "spaced"], [str(base)], SearchOptions(mode=Mode.FIXED)
         ),  # capped, dominance
-        run_sample(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), clusters=2, page=1),
-        run_sample(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), clusters=5, page=9),
         run_sample(
-            s, "spaced", spaced, SearchOptions(mode=Mode.FIXED), clusters=3, page=1
+            s, "hit", clusters, SearchOptions(mode=Mode.FIXED), clusters=2, page=1, scopes=SCOPES
+        ),
+        run_sample(
+            s, "hit", clusters, SearchOptions(mode=Mode.FIXED), clusters=5, page=9, scopes=SCOPES
+        ),
+        run_sample(
+            s, "spaced", spaced, SearchOptions(mode=Mode.FIXED), clusters=3, page=1, scopes=SCOPES
         ),  # retention
-        run_sample(s, "dense", dense, SearchOptions(mode=Mode.FIXED), clusters=1, page=1),  # capped
-        run_show(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), line=None, context=2),
+        run_sample(
+            s, "dense", dense, SearchOptions(mode=Mode.FIXED), clusters=1, page=1, scopes=SCOPES
+        ),  # capped
         run_show(
-            s, "item", twentyone, SearchOptions(mode=Mode.FIXED), line=None, context=2
+            s, "hit", clusters, SearchOptions(mode=Mode.FIXED), line=None, context=2, scopes=SCOPES
+        ),
+        run_show(
+            s,
+            "item",
+            twentyone,
+            SearchOptions(mode=Mode.FIXED),
+            line=None,
+            context=2,
+            scopes=SCOPES,
         ),  # refused
         run_show(
-            s, "dense", dense, SearchOptions(mode=Mode.FIXED), line=None, context=2
+            s, "dense", dense, SearchOptions(mode=Mode.FIXED), line=None, context=2, scopes=SCOPES
         ),  # refused at the cap
-        run_show(s, "hit", clusters, SearchOptions(mode=Mode.FIXED), line=3, context=1),
+        run_show(
+            s, "hit", clusters, SearchOptions(mode=Mode.FIXED), line=3, context=1, scopes=SCOPES
+        ),
     ]
 
 
@@ -86,7 +105,11 @@ def test_every_report_holds_its_declared_types(root: Path) -> None:
 
 def test_the_check_catches_a_list_for_a_tuple_and_a_bool_for_an_int(root: Path) -> None:
     report = run_scout(
-        RipgrepSearcher(), "connect", str(root / "corpus"), SearchOptions(mode=Mode.FIXED)
+        RipgrepSearcher(),
+        "connect",
+        str(root / "corpus"),
+        SearchOptions(mode=Mode.FIXED),
+        scopes=SCOPES,
     )
     check_type(report)
     for broken in (

@@ -1,10 +1,11 @@
 """A `Searcher` that answers from a table and records every call (cf. httpx's
 `MockTransport`): the use cases (`asrch.commands`) tested without rg.
 
+    from asrch.domain.ports import NO_SCOPES
     from tests.support.fake_searcher import FakeSearcher
 
     engine = FakeSearcher(files={"src/a.py": "needle\\nx\\nneedle\\n", "b.py": "x\\n"})
-    report = run_scout(engine, "needle", "src", SearchOptions())
+    report = run_scout(engine, "needle", "src", SearchOptions(), scopes=NO_SCOPES)
     assert report.matches == 2
     assert engine.called("count") == [("count", "needle", "src")]
 
@@ -18,7 +19,6 @@
 - `links`: a path to the path it resolves to, for `resolve` (a symlink, a second
   spelling).
 - `types`: what `file_types` answers (rg's `--type-list`).
-- `scope_reader`: what `scopes` answers (D31; default: no scope known).
 - `refused`: a term to rg's reason for refusing it, for `check_query`.
 - `calls`: every call in order, as (method, term or terms, path, then the numbers).
 
@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import InputError
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
-from asrch.domain.ports import NO_SCOPES, Entry, PathStatus, Scopes
+from asrch.domain.ports import Entry, PathStatus
 from asrch.domain.query import Query
 
 Call = tuple[object, ...]
@@ -54,7 +54,6 @@ class FakeSearcher:
     types: Mapping[str, tuple[str, ...]] = field(
         default_factory=lambda: {"py": ("*.py", "*.pyi"), "md": ("*.md",)}
     )
-    scope_reader: Scopes = NO_SCOPES
     refused: Mapping[str, str] = field(default_factory=dict)
     calls: list[Call] = field(default_factory=list)
     census: bool = True
@@ -126,10 +125,6 @@ class FakeSearcher:
     def file_types(self) -> dict[str, tuple[str, ...]]:
         self.calls.append(("file_types",))
         return dict(self.types)
-
-    def scopes(self) -> Scopes:
-        self.calls.append(("scopes",))
-        return self.scope_reader
 
     def _count(self, query: Query, target: str, cap: int) -> Tally:
         canned = self.tallies.get((query.term, target))

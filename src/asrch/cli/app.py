@@ -31,8 +31,9 @@ from asrch.cli.errors import (
 from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.commands.table import COMMANDS, Argument, Command, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
-from asrch.domain.ports import Searcher
+from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.words import Spelling
+from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
@@ -110,7 +111,8 @@ def _function(command: Command[Any]) -> Callable[..., int]:
                 values[argument.name] = list(given[index:])
             elif index < len(given):
                 values[argument.name] = given[index]
-        return _run(command, values, RipgrepSearcher(), Streams(sys.stdout, sys.stderr, True))
+        streams = Streams(sys.stdout, sys.stderr, True)
+        return _run(command, values, RipgrepSearcher(), ScopeReader(), streams)
 
     call.__name__ = command.name
     options = [a for a in declared if not a.positional]
@@ -126,14 +128,18 @@ def _function(command: Command[Any]) -> Callable[..., int]:
 
 
 def _run(
-    command: Command[Any], values: dict[str, Any], searcher: Searcher, streams: Streams
+    command: Command[Any],
+    values: dict[str, Any],
+    searcher: Searcher,
+    scopes: Scopes,
+    streams: Streams,
 ) -> int:
     one_mode(command, values)
     as_json = values.get("format") == "json"
     # D45: rg's binary census only where it is printed: JSON always; text only on a
     # zero answer, whose use case asks for it.
     searcher.census = as_json
-    report = run(command, searcher, values)
+    report = run(command, searcher, values, scopes=scopes)
     emit(report, command.render, as_json=as_json, to=streams.stdout)
     refused = command.refused_status and bool(getattr(report, "refused", False))
     return ExitStatus.REFUSED if refused else ExitStatus.OK
@@ -296,7 +302,9 @@ def _fill_from_the_right(
             raise arguments_count(command.name, tokens)
 
 
-def run_command_line(tokens: Sequence[str], searcher: Searcher, streams: Streams) -> int:
+def run_command_line(
+    tokens: Sequence[str], searcher: Searcher, scopes: Scopes, streams: Streams
+) -> int:
     before_dashes = list(tokens[: tokens.index("--")]) if "--" in tokens else list(tokens)
     if "-h" in before_dashes or "--help" in before_dashes:
         write(streams.stdout, _help_for(_command_of(tokens)))
@@ -320,21 +328,23 @@ def run_command_line(tokens: Sequence[str], searcher: Searcher, streams: Streams
     if name == "mcp":
         # The server's stdio is the process's own, whatever the caller's streams.
         return mcp(**values)
-    return _run(COMMANDS[name], values, searcher, streams)
+    return _run(COMMANDS[name], values, searcher, scopes, streams)
 
 
 def main(
     argv: Sequence[str] | None = None,
     *,
     searcher: Searcher | None = None,
+    scopes: Scopes | None = None,
     cwd: str | None = None,
     stdout: Any = None,
     stderr: Any = None,
 ) -> int:
     """Run one command line (`argv`: the arguments after `asrch`, default `sys.argv[1:]`)
     with `searcher` (default: rg, run from `cwd`, default this process's working
-    directory): the answer on `stdout`, messages on `stderr` (default: the process's
-    own), the exit status returned. Nothing of the process is read or changed besides
+    directory) and `scopes` (D31; default: the tree-sitter reader of files from `cwd`):
+    the answer on `stdout`, messages on `stderr` (default: the process's own), the exit
+    status returned. Nothing of the process is read or changed besides
     those defaults: `asrch.entry` adds the process's own settings (SIGTERM)."""
     tokens = sys.argv[1:] if argv is None else list(argv)
     own = stdout is None
@@ -343,8 +353,10 @@ def main(
     )
     if searcher is None:
         searcher = RipgrepSearcher(cwd=cwd)
+    if scopes is None:
+        scopes = ScopeReader(cwd=cwd)
     try:
-        return run_command_line(tokens, searcher, streams)
+        return run_command_line(tokens, searcher, scopes, streams)
     except AsrchError as exc:
         from asrch.engine.process import stop_requested
 

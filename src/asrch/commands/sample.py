@@ -24,9 +24,9 @@ def run_sample(
     *,
     clusters: int,
     page: int,
-    scopes: Scopes | None = None,
+    scopes: Scopes,
 ) -> SampleReport:
-    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
+    """`scopes`: where the printed lines sit in their file (D31)."""
     query = single_query(searcher, term, options)
     CLUSTERS.require(clusters)
     PAGE.require(page)
@@ -44,4 +44,4 @@ def run_sample(
     # D31: the scopes of what the page prints; none asked, none parsed.
     if not lines:
         return report
-    return with_sample_scopes(report, (scopes or searcher.scopes()).of(file, lines))
+    return with_sample_scopes(report, scopes.of(file, lines))

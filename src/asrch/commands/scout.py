@@ -25,9 +25,9 @@ def run_scout(
     path: str,
     options: SearchOptions,
     *,
-    scopes: Scopes | None = None,
+    scopes: Scopes,
 ) -> ScoutReport:
-    """`scopes` defaults to the searcher's own (D31); tests may hand another."""
+    """`scopes`: where the listed lines sit in their files (D31)."""
     query = single_query(searcher, term, options)
     entry = query_first(searcher, query, lambda: require_path(searcher, path))
     if entry is Entry.FILE:
@@ -53,7 +53,7 @@ def run_scout(
 
 def _listed(
     searcher: Searcher,
-    scopes: Scopes | None,
+    scopes: Scopes,
     query: Query,
     path: str,
     tally: Tally,
@@ -66,7 +66,6 @@ def _listed(
     search, issue 23)."""
     if not lists(tally):
         return ()
-    found = scopes or searcher.scopes()
     listed = []
     lines_of = searcher.matching_lines(
         query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
@@ -75,7 +74,7 @@ def _listed(
         matches = lines_of[file.path]
         if not matches:
             continue
-        around = found.of(file.path, matches)
+        around = scopes.of(file.path, matches)
         lines = tuple(with_scope(line, around) for line in matches)
         listed.append(ListedFile(listed_path(file.path, path, directory=directory), lines))
     ordered = tuple(sorted(listed, key=lambda f: f.path))

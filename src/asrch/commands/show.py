@@ -30,10 +30,11 @@ def run_show(
     line: int | None,
     context: int,
     scope: bool = False,
-    scopes: Scopes | None = None,
+    scopes: Scopes,
 ) -> ShowReport:
-    """`scopes` defaults to the searcher's own (D31); tests may hand another. Without a
-    `term` (`show FILE --line N`, D46) no line is marked; the query's term is empty."""
+    """`scopes`: where the printed lines sit in their file, and the definition that
+    `scope` asks for (D31, D46). Without a `term` (`show FILE --line N`, D46) no line is
+    marked; the query's term is empty."""
     if line is None and term is None:
         raise InputError(f"show needs {arg('query')} without {arg('line')}; give {arg('query')}")
     if scope and line is None:
@@ -57,7 +58,7 @@ def run_show(
     else:
         window = searcher.window(query, file, line=line, context=context)
         _require_line(file, line, window.last_line)
-        found = (scopes or searcher.scopes()).around(file, line) if scope else None
+        found = scopes.around(file, line) if scope else None
         if isinstance(found, Definition):
             # D46: the definition's lines, in place of the --context window.
             window = searcher.window(query, file, line=line, context=0, span=found)
@@ -72,7 +73,7 @@ def run_show(
     lines = scope_lines_of_show(report)
     if not lines:
         return report
-    return with_show_scopes(report, (scopes or searcher.scopes()).of(file, lines))
+    return with_show_scopes(report, scopes.of(file, lines))
 
 
 def _require_line(file: str, line: int, last_line: int) -> None:

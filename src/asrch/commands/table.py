@@ -26,7 +26,7 @@ from asrch.domain.limits import (
     SHOW_MAX_MATCHES,
 )
 from asrch.domain.modes import Mode
-from asrch.domain.ports import Searcher
+from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.words import Spelling, arg
 
@@ -328,7 +328,7 @@ class Command(NamedTuple, Generic[Report]):
     """The MCP tool's description: what it answers and the step after it."""
     use_case: Callable[..., Report]
     """Called as `run` says: the searcher, the `argument`s, the `SearchOptions`, the
-    `keyword`s by name."""
+    `keyword`s by name, and `scopes`."""
     render: Callable[[Report, Spelling], str]
     """Its report as the text answer, spelled for a surface (D49)."""
     refused_status: bool = False
@@ -371,12 +371,15 @@ def search_options(command: "Command[Any]", values: Mapping[str, Any]) -> Search
     return options
 
 
-def run(command: Command[Report], searcher: Searcher, values: Mapping[str, Any]) -> Report:
+def run(
+    command: Command[Report], searcher: Searcher, values: Mapping[str, Any], *, scopes: Scopes
+) -> Report:
     """The command's use case called with `values` (by argument name; a missing one takes
-    its default)."""
+    its default), the `searcher` and the `scopes` (D31) of its composition root."""
     arguments = [given(a, values) for a in command.arguments if a.role == "argument"]
     keywords = {a.name: given(a, values) for a in command.arguments if a.role == "keyword"}
-    return command.use_case(searcher, *arguments, search_options(command, values), **keywords)
+    options = search_options(command, values)
+    return command.use_case(searcher, *arguments, options, scopes=scopes, **keywords)
 
 
 # Each use case and renderer is imported by the call that needs it (start-up: the module
@@ -384,9 +387,17 @@ def run(command: Command[Report], searcher: Searcher, values: Mapping[str, Any])
 
 
 def _survey(
-    searcher: Searcher, terms: Sequence[str], paths: Sequence[str], options: SearchOptions
+    searcher: Searcher,
+    terms: Sequence[str],
+    paths: Sequence[str],
+    options: SearchOptions,
+    *,
+    scopes: Scopes,
 ) -> "SurveyReport":
     from asrch.commands.survey import run_survey
+
+    # Counts only: survey prints no line, so it reads no scope (D31).
+    del scopes
 
     return run_survey(searcher, terms, paths, options)
 
@@ -397,10 +408,12 @@ def _render_survey(report: "SurveyReport", spelling: Spelling) -> str:
     return render_survey(report, spelling)
 
 
-def _scout(searcher: Searcher, term: str, path: str, options: SearchOptions) -> "ScoutReport":
+def _scout(
+    searcher: Searcher, term: str, path: str, options: SearchOptions, *, scopes: Scopes
+) -> "ScoutReport":
     from asrch.commands.scout import run_scout
 
-    return run_scout(searcher, term, path, options)
+    return run_scout(searcher, term, path, options, scopes=scopes)
 
 
 def _render_scout(report: "ScoutReport", spelling: Spelling) -> str:
@@ -410,11 +423,18 @@ def _render_scout(report: "ScoutReport", spelling: Spelling) -> str:
 
 
 def _sample(
-    searcher: Searcher, term: str, file: str, options: SearchOptions, *, clusters: int, page: int
+    searcher: Searcher,
+    term: str,
+    file: str,
+    options: SearchOptions,
+    *,
+    clusters: int,
+    page: int,
+    scopes: Scopes,
 ) -> "SampleReport":
     from asrch.commands.sample import run_sample
 
-    return run_sample(searcher, term, file, options, clusters=clusters, page=page)
+    return run_sample(searcher, term, file, options, clusters=clusters, page=page, scopes=scopes)
 
 
 def _render_sample(report: "SampleReport", spelling: Spelling) -> str:

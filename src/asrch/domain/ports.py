@@ -128,16 +128,15 @@ class Lines(Protocol):
 
 class Searcher(Files, Types, Counts, Lines, Protocol):
     """The four concerns the use cases ask of a search engine, which one adapter may
-    serve whole (rg: `engine.searcher.RipgrepSearcher`); and the `Scopes` that reads
-    files where it searches."""
-
-    def scopes(self) -> Scopes:
-        """The `Scopes` that reads files where this searcher does (D31)."""
-        ...
+    serve whole (rg: `engine.searcher.RipgrepSearcher`). Where a line sits in its file's
+    definitions is no search: `Scopes`, injected apart."""
 
 
 class Scopes(Protocol):
-    """Where a line sits in its file's definitions (D31): a parse, beside the engine."""
+    """Where a line sits in its file's definitions (D31): a parse, beside the engine.
+    The composition roots build it to read files where their searcher searches, and the
+    use cases that print lines (scout's listed lines, sample, show) take it as their
+    own parameter."""
 
     def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
         """The definitions enclosing each of `lines` (by number) at its first match (else

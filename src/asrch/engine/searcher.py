@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
     from asrch.domain.counting import Tally
     from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
-    from asrch.domain.ports import Scopes
     from asrch.domain.query import Query
     from asrch.engine.pins import Pins
 
@@ -164,12 +163,6 @@ class RipgrepSearcher:
         if not types:
             raise EngineError("rg --type-list printed no types; check ASRCH_RG")
         return types
-
-    def scopes(self) -> Scopes:
-        # A parse, not a search: its own adapter, reading files from the same directory.
-        from asrch.engine.scopes import TreeSitterScopes
-
-        return TreeSitterScopes(cwd=self._launch.cwd, here=self._launch.here)
 
     def resolve(self, path: str) -> str:
         """Where `path` lands, absolute, symlinks resolved; as well as can be told when

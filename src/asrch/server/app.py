@@ -39,6 +39,7 @@ from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.text_safety import quote
 from asrch.engine import pins
 from asrch.engine.process import Children
+from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
@@ -103,7 +104,9 @@ class Calls:
                 census=self.structured,
                 pins=held,
             )
-            answered = work(searcher, held)
+            # A parse, not a search: the same files, through the same pins (D31).
+            scopes = ScopeReader(cwd=self.roots.first, here=None if held is None else held.here)
+            answered = work(searcher, scopes, held)
             if not self.structured:
                 return CallToolResult(content=_text(answered.text))
             structured = validated(answer(answered.report))

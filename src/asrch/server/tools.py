@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from asrch.commands.table import COMMANDS, Command, run
-from asrch.domain.ports import Searcher
+from asrch.domain.ports import Scopes, Searcher
 from asrch.engine.pins import Pins
 from asrch.server.roots import Roots, refuse_nul
 from asrch.spelling import TOOL
@@ -25,9 +25,9 @@ class Answered(NamedTuple):
     text: str
 
 
-Work = Callable[[Searcher, "Pins | None"], Answered]
-"""One tool call once it has a searcher and the call's pins (`engine.pins`, the objects
-its paths name): check the paths, run the use case, render."""
+Work = Callable[[Searcher, Scopes, "Pins | None"], Answered]
+"""One tool call once it has a searcher, the scope reader (D31) and the call's pins
+(`engine.pins`, the objects its paths name): check the paths, run the use case, render."""
 
 
 def checked(
@@ -56,9 +56,9 @@ def work(name: str, roots: Roots, given: Mapping[str, Any]) -> Work:
     """The call of tool `name` with its validated arguments `given`."""
     command = COMMANDS[name]
 
-    def answer(searcher: Searcher, pins: Pins | None = None) -> Answered:
+    def answer(searcher: Searcher, scopes: Scopes, pins: Pins | None = None) -> Answered:
         values = checked(command, roots, given, pins)
-        report = run(command, searcher, values)
+        report = run(command, searcher, values, scopes=scopes)
         # Spelled as a tool's: arguments by the tool's names, the next step a call (D37).
         return Answered(report, command.render(report, TOOL))
 

@@ -1,0 +1,38 @@
+"""The `Scopes` the composition roots hand the use cases (D31): the tree-sitter reader of
+`engine/scopes.py`, imported on the first line asked about. An answer that prints no
+line (every count, survey) never imports it: start-up is most of a small search
+(docs/performance.md; tests/cli/test_scope_imports.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from asrch.domain.lines import Definition, Scope, SourceLine, Unplaced
+    from asrch.domain.ports import Scopes
+
+
+class ScopeReader:
+    """Reads files as a searcher run from `cwd` does (None: this process's working
+    directory); `here`: how a file is spelled to be opened (an MCP call's pinned object,
+    `engine/pins.py`)."""
+
+    def __init__(self, cwd: str | None = None, here: Callable[[str], str] | None = None) -> None:
+        self._cwd = cwd
+        self._here = here
+        self._parser: Scopes | None = None
+
+    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
+        return self._loaded().of(file, lines)
+
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        return self._loaded().around(file, line)
+
+    def _loaded(self) -> Scopes:
+        if self._parser is None:
+            from asrch.engine.scopes import TreeSitterScopes
+
+            self._parser = TreeSitterScopes(cwd=self._cwd, here=self._here)
+        return self._parser

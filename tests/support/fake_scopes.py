@@ -1,0 +1,30 @@
+"""A `Scopes` that answers from a table and records what it is asked (D31): the use
+cases' scope lines tested without a parse. Which definitions a real parse finds is
+tests/engine/test_scopes*.py's."""
+
+from collections.abc import Sequence
+
+from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
+
+
+class FakeScopes:
+    def __init__(
+        self,
+        found: dict[int, tuple[Scope, ...] | None],
+        definition: Definition | Unplaced = "none",
+        heads: frozenset[int] = frozenset(),
+    ) -> None:
+        self.found = found
+        self.heads = heads
+        self.definition = definition
+        self.asked: list[tuple[str, list[int]]] = []
+
+    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
+        numbers = [line.number for line in lines]
+        self.asked.append((file, numbers))
+        found = {n: self.found[n] for n in numbers if n in self.found}
+        return Placements(found, self.heads & found.keys())
+
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        self.asked.append((file, [-line]))
+        return self.definition
