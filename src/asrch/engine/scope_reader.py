@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from asrch.domain.lines import Definition, Scope, SourceLine, Unplaced
+    from asrch.domain.lines import Definition, Placements, SourceLine, Unplaced
     from asrch.domain.ports import Scopes
 
 
@@ -24,7 +24,7 @@ class ScopeReader:
         self._here = here
         self._parser: Scopes | None = None
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> dict[int, tuple[Scope, ...] | None]:
+    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
         return self._loaded().of(file, lines)
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
