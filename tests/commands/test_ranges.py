@@ -14,6 +14,7 @@ import pytest
 
 from asrch.commands.table import COMMANDS, Argument, run
 from asrch.domain.errors import OutOfRangeError
+from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.server.arguments import input_schema, read_arguments
 from tests.support.cli import run_asrch
@@ -54,10 +55,11 @@ def test_every_surface_refuses_just_outside_the_declared_range(
     command: str, argument: Argument
 ) -> None:
     searcher = RipgrepSearcher(cwd=str(CORPUS))
+    scopes = ScopeReader(cwd=str(CORPUS))
     for value in _outside(argument):
         # The use case, called as both surfaces call it.
         with pytest.raises(OutOfRangeError) as direct:
-            run(COMMANDS[command], searcher, _call(command, argument, value))
+            run(COMMANDS[command], searcher, _call(command, argument, value), scopes=scopes)
         # The tool, before the call.
         with pytest.raises(OutOfRangeError) as tool:
             read_arguments(command, _call(command, argument, value))
@@ -78,8 +80,9 @@ def test_every_surface_refuses_just_outside_the_declared_range(
 @pytest.mark.parametrize(("command", "argument"), NUMBERS, ids=IDS)
 def test_the_ends_of_the_declared_range_are_taken(command: str, argument: Argument) -> None:
     searcher = RipgrepSearcher(cwd=str(CORPUS))
+    scopes = ScopeReader(cwd=str(CORPUS))
     ends = [argument.low, argument.high] if argument.high is not None else [argument.low]
     for value in ends:
         assert value is not None
         assert read_arguments(command, _call(command, argument, value))[argument.tool_key] == value
-        run(COMMANDS[command], searcher, _call(command, argument, value))
+        run(COMMANDS[command], searcher, _call(command, argument, value), scopes=scopes)
