@@ -4,6 +4,7 @@ an input error in asrch's words; nothing runs)."""
 
 import re
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given
@@ -22,6 +23,7 @@ from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.text_safety import quote
 from asrch.render.errors import error_line
 from asrch.spelling import COMMAND_LINE
+from tests.support.cli import run_asrch
 
 ASCII_DIGITS = re.compile(r"[0-9]+")
 
@@ -197,6 +199,33 @@ def test_an_option_given_twice_is_an_error_listing_each(data: st.DataObject) -> 
     error = _error(command, "q", *first, "f", *second)
     shown = ", ".join(" ".join(s) for s in (first, second))
     assert _printed(error) == f"error: {name} given 2 times ({shown}); give it once"
+
+
+# Lines that are input errors, each of a different rule (D25, D20, D11).
+WRONG_LINES: list[tuple[str, ...]] = [
+    ("scout", "--word", "--word", "hit", "samples"),
+    ("scout", "--word=no", "hit", "samples"),
+    ("scout", "--bogus", "hit", "samples"),
+    ("scout", "--word", "--regex", "hit", "samples"),
+    ("sample", "hit", "samples/clusters.txt", "--clusters", "9"),
+    ("show", "hit", "samples/clusters.txt", "--context", "0x1"),
+]
+
+
+@pytest.mark.parametrize("line", WRONG_LINES, ids=" ".join)
+@pytest.mark.parametrize("asked", ["--help", "-h"])
+def test_help_before_dashes_wins_over_an_input_error(line: tuple[str, ...], asked: str) -> None:
+    """The spec's choice (cli_behavior, *help wins*): a line that fails, with --help
+    added anywhere before `--`, prints the command's help and exits 0."""
+    corpus = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
+    command, *rest = line
+    assert run_asrch(line, cwd=corpus).status == 2
+    for where in (0, len(rest) // 2, len(rest)):
+        helped = run_asrch([command, *rest[:where], asked, *rest[where:]], cwd=corpus)
+        assert (helped.status, helped.stderr) == (0, b""), helped
+        assert helped.stdout.decode() == COMMAND_HELP[command]
+    # After `--`, it is a term: the line's own error stands.
+    assert run_asrch([*line, "--", asked], cwd=corpus).status == 2
 
 
 def test_survey_term_and_the_filters_are_repeatable() -> None:

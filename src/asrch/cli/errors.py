@@ -10,9 +10,16 @@ unknown option, one given twice, a missing or extra argument) comes out as a
 were typed; an unknown option a newcomer types from grep or rg (`-w`, `-C 3`, `--json`)
 is answered with the option asrch has for it (`did_you_mean`).
 
-One rule cyclopts does not hold: a flag takes no value (D25: `--word=yes` is an error;
-cyclopts reads it as on, and `--word=no` as off, before any converter sees the value),
-so `refuse_flag_values` looks for `FLAG=` among the options first.
+One rule cyclopts does not hold: a flag takes no value (D25: `--word=yes` is an error),
+so `refuse_flag_values` looks for `FLAG=` among the options first. cyclopts 5.5 reads an
+attached value of a `bool` flag as a bool by its own rule (its docs, *Coercion Rules*,
+Bool 3: `--flag=false` is False), in the binding step, and keeps only the resulting
+True/False: no converter, validator or token of the flag ever holds the text. What its
+public API offers was tried (issue 33) and each loses a rule: a `validator` sees only the
+bool (`--word=no` is just off); a `negative=` name takes `=value` too, inverted;
+`Parameter(count=True)` refuses `--word=no` but reads `--word=0` as off and `--word
+--word` as 2 instead of D25's repeat error; a non-`bool` hint makes the flag take the
+next word as its value (`--word retry src` would eat the term).
 """
 
 import sys
