@@ -31,7 +31,10 @@ nox.options.download_python = "never"
 nox.options.default_venv_backend = "uv|virtualenv"
 
 
-PARALLEL = ("-n", "auto")
+# loadgroup: a module marked `xdist_group` runs on one worker, so its costly module
+# fixture is made once (tests/server/test_agents.py: its server processes); every other
+# test goes to whichever worker is free. tests/conftest.py puts the slow tier first.
+PARALLEL = ("-n", "auto", "--dist", "loadgroup")
 # The MCP server's tests (tests/server/) need its extra, so every test session has it.
 TESTED = ".[test,mcp]"
 

@@ -32,6 +32,16 @@ def _rg_not_tied_to_the_test_worker() -> Iterator[None]:
     patch.undo()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tier first, in its collected order, then the default tier in its order.
+
+    A run of both tiers on 2 cores (nox's `tests`) otherwise reached its longest tests
+    (a real pip install, 40-50 s under load) near the end, and one worker ran them alone
+    while the other had nothing left: started first, they overlap the short tests. The
+    order is the same in every xdist worker (it depends only on the markers)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 # --- D50: a tier that ran no test fails the run ------------------------------------------
 
 TIERS = ("default", "slow")

@@ -88,18 +88,28 @@ def left_behind(pgid: int, owner: int) -> list[Member]:
     return [m for m in group_members(pgid) if m.state != "Z" or m.ppid == owner]
 
 
-def slow_rg(directory: Path, real_rg: str, *, slow_term: str, seconds: int) -> tuple[Path, Path]:
+def slow_rg(
+    directory: Path, real_rg: str, *, slow_term: str, seconds: int = 60, until: Path | None = None
+) -> tuple[Path, Path]:
     """An rg that, for a search naming `slow_term`, records its pid and sleeps first,
     then is the real rg (exec). Its `sleep` child shares its process group, as any
-    child of rg would: a kill of the group must take both.
+    child of rg would: a kill of the group must take both. With `until`, it waits for
+    that file to exist instead (the test releases it when it has seen what it needs),
+    at most `seconds`.
 
     Returns (the script, the file its pids are appended to)."""
     pids = directory / "rg-pids"
     script = directory / "slow-rg"
+    wait = (
+        f"sleep {seconds}"
+        if until is None
+        else f"n=0; while [ ! -e {until} ] && [ $n -lt {seconds * 100} ]; do sleep 0.01; "
+        "n=$((n+1)); done"
+    )
     script.write_text(
         "#!/bin/sh\n"
         'case "$*" in\n'
-        f"  *{slow_term}*) echo $$ >> {pids}; sleep {seconds} ;;\n"
+        f"  *{slow_term}*) echo $$ >> {pids}; {wait} ;;\n"
         "esac\n"
         f'exec {real_rg} "$@"\n'
     )

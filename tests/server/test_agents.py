@@ -1,10 +1,15 @@
 """D37, end to end over stdio with the SDK's client: what an agent's host reads and
-sends. The real `asrch mcp` process, its real `initialize` and `tools/list` answers."""
+sends. The real `asrch mcp` process, its real `initialize` and `tools/list` answers.
+
+A server process costs ~0.75 s of CPU to start (the SDK's imports), so the module starts
+four: the two handshakes read as bytes, one `--structured` session and one plain session
+that makes every other call of the module (the tools keep no state between calls)."""
 
 import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +19,14 @@ from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult, ListToolsResult
 
 from asrch.commands.table import SCOUT
-from tests.server.helpers import cli_json, text_of
+from tests.server.conftest import CORPUS
+from tests.server.helpers import Call, cli_json, text_of
 from tests.support.jsonrpc import INITIALIZED, initialize
 
 ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
 FOOTPRINT_LIMIT = 4096
+# One worker runs the module, so its module fixture is made once (nox: --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("agents")
 
 
 class Session:
@@ -67,44 +75,6 @@ def handshake(corpus: Path, *options: str) -> list[bytes]:
     return lines
 
 
-def test_what_initialize_and_tools_list_return_by_default_is_under_4_kb(corpus: Path) -> None:
-    """D47 (D37's 4 KB): every byte of the two answers, the server's instructions, its
-    capabilities, the tools' names, descriptions, annotations and input schemas."""
-    size = sum(len(line) for line in handshake(corpus))
-    assert size <= FOOTPRINT_LIMIT, f"{size} bytes"
-
-
-def test_by_default_no_tool_has_an_output_schema_and_structured_adds_them(corpus: Path) -> None:
-    plain = json.loads(handshake(corpus)[1])["result"]["tools"]
-    assert [t for t in plain if "outputSchema" in t] == []
-    structured = json.loads(handshake(corpus, "--structured")[1])["result"]["tools"]
-    assert all(t["outputSchema"]["type"] == "object" for t in structured)
-    assert len(structured) == len(plain) == 4
-
-
-def test_only_tools_are_offered(corpus: Path) -> None:
-    seen = Session(corpus)
-    assert set(seen.capabilities) == {"tools"}, seen.capabilities
-
-
-def test_the_input_schemas_are_strict(corpus: Path) -> None:
-    tools = {t.name: t.input_schema for t in Session(corpus).listed.tools}
-    for name, schema in tools.items():
-        assert schema["additionalProperties"] is False, name
-        assert "title" not in json.dumps(schema), name
-        for key in ("type", "glob"):
-            assert schema["properties"][key]["type"] == ["array", "string"], (name, key)
-    survey = tools["survey"]["properties"]
-    assert (survey["terms"]["maxItems"], survey["paths"]["maxItems"]) == (12, 8)
-    assert survey["mode"]["enum"] == ["fixed", "word", "identifier"]
-    clusters = tools["sample"]["properties"]["clusters"]
-    assert (clusters["minimum"], clusters["maximum"], clusters["default"]) == (1, 5, 3)
-    context = tools["show"]["properties"]["context"]
-    assert (context["minimum"], context["maximum"]) == (0, 5)
-    assert tools["show"]["properties"]["line"]["minimum"] == 1
-    assert tools["sample"]["properties"]["page"]["minimum"] == 1
-
-
 MISTAKES: list[tuple[str, dict[str, Any], str]] = [
     (
         "scout",
@@ -141,42 +111,132 @@ MISTAKES: list[tuple[str, dict[str, Any], str]] = [
 ]
 
 
-def test_a_mistaken_call_is_refused_in_the_tools_words(corpus: Path) -> None:
-    seen = Session(corpus, *[(tool, arguments) for tool, arguments, _ in MISTAKES])
-    for (tool, arguments, said), result in zip(MISTAKES, seen.results, strict=True):
+GLOBS: list[Call] = [
+    ("scout", {"query": "connect", "path": "src", "glob": "net/**"}),
+    ("scout", {"query": "connect", "path": "src", "glob": ["!tests/**"]}),
+]
+
+NEXT_STEPS: list[tuple[Call, list[str]]] = [
+    (
+        ("scout", {"query": "connect", "type": ["py", "md"]}),
+        ["scout", "--type", "py", "--type", "md", "connect"],
+    ),
+    (
+        ("sample", {"query": "hit", "file": "samples/clusters.txt"}),
+        ["sample", "hit", "samples/clusters.txt"],
+    ),
+    (
+        ("survey", {"terms": ["connect", "retry"]}),
+        ["survey", "--term", "connect", "--term", "retry"],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One copy of fixtures/corpus for the module: its servers only read it."""
+    root = tmp_path_factory.mktemp("agents") / "corpus"
+    shutil.copytree(CORPUS, root, symlinks=True)
+    yield root
+
+
+@pytest.fixture(scope="module")
+def listing(corpus: Path) -> list[bytes]:
+    return handshake(corpus)
+
+
+@pytest.fixture(scope="module")
+def structured(corpus: Path) -> Session:
+    """`asrch mcp --structured`, each next-step case's first call."""
+    return Session(corpus, *(first for first, _ in NEXT_STEPS), options=("--structured",))
+
+
+@pytest.fixture(scope="module")
+def plain(corpus: Path, structured: Session) -> Session:
+    """`asrch mcp`: the mistakes, the globs, each next-step case's first call and then
+    the call its structured answer names, made as it is."""
+    assert all(r.structured_content is not None for r in structured.results)
+    steps: list[Call] = [
+        (r.structured_content["next_call"]["tool"], r.structured_content["next_call"]["arguments"])
+        for r in structured.results
+        if r.structured_content is not None and r.structured_content["next_call"] is not None
+    ]
+    calls = [(tool, arguments) for tool, arguments, _ in MISTAKES]
+    return Session(corpus, *calls, *GLOBS, *(first for first, _ in NEXT_STEPS), *steps)
+
+
+def _results(plain: Session) -> dict[str, list[CallToolResult]]:
+    """The plain session's answers, by the group of calls they answer."""
+    results = iter(plain.results)
+    groups = {
+        "mistakes": [next(results) for _ in MISTAKES],
+        "globs": [next(results) for _ in GLOBS],
+        "firsts": [next(results) for _ in NEXT_STEPS],
+    }
+    groups["steps"] = list(results)
+    return groups
+
+
+def test_what_initialize_and_tools_list_return_by_default_is_under_4_kb(
+    listing: list[bytes],
+) -> None:
+    """D47 (D37's 4 KB): every byte of the two answers, the server's instructions, its
+    capabilities, the tools' names, descriptions, annotations and input schemas."""
+    size = sum(len(line) for line in listing)
+    assert size <= FOOTPRINT_LIMIT, f"{size} bytes"
+
+
+def test_by_default_no_tool_has_an_output_schema_and_structured_adds_them(
+    corpus: Path, listing: list[bytes]
+) -> None:
+    plain = json.loads(listing[1])["result"]["tools"]
+    assert [t for t in plain if "outputSchema" in t] == []
+    structured = json.loads(handshake(corpus, "--structured")[1])["result"]["tools"]
+    assert all(t["outputSchema"]["type"] == "object" for t in structured)
+    assert len(structured) == len(plain) == 4
+
+
+def test_only_tools_are_offered(plain: Session, structured: Session) -> None:
+    assert set(plain.capabilities) == {"tools"}, plain.capabilities
+    assert set(structured.capabilities) == {"tools"}, structured.capabilities
+
+
+def test_the_input_schemas_are_strict(plain: Session) -> None:
+    tools = {t.name: t.input_schema for t in plain.listed.tools}
+    for name, schema in tools.items():
+        assert schema["additionalProperties"] is False, name
+        assert "title" not in json.dumps(schema), name
+        for key in ("type", "glob"):
+            assert schema["properties"][key]["type"] == ["array", "string"], (name, key)
+    survey = tools["survey"]["properties"]
+    assert (survey["terms"]["maxItems"], survey["paths"]["maxItems"]) == (12, 8)
+    assert survey["mode"]["enum"] == ["fixed", "word", "identifier"]
+    clusters = tools["sample"]["properties"]["clusters"]
+    assert (clusters["minimum"], clusters["maximum"], clusters["default"]) == (1, 5, 3)
+    context = tools["show"]["properties"]["context"]
+    assert (context["minimum"], context["maximum"]) == (0, 5)
+    assert tools["show"]["properties"]["line"]["minimum"] == 1
+    assert tools["sample"]["properties"]["page"]["minimum"] == 1
+
+
+def test_a_mistaken_call_is_refused_in_the_tools_words(plain: Session) -> None:
+    for (tool, arguments, said), result in zip(MISTAKES, _results(plain)["mistakes"], strict=True):
         assert result.is_error is True, (tool, arguments)
         assert text_of(result) == said
         assert "--" not in text_of(result)
 
 
-@pytest.mark.parametrize(
-    ("tool", "arguments", "argv"),
-    [
-        (
-            "scout",
-            {"query": "connect", "type": ["py", "md"]},
-            ["scout", "--type", "py", "--type", "md", "connect"],
-        ),
-        (
-            "sample",
-            {"query": "hit", "file": "samples/clusters.txt"},
-            ["sample", "hit", "samples/clusters.txt"],
-        ),
-        (
-            "survey",
-            {"terms": ["connect", "retry"]},
-            ["survey", "--term", "connect", "--term", "retry"],
-        ),
-    ],
-)
+@pytest.mark.parametrize("case", range(len(NEXT_STEPS)), ids=[c[0] for c, _ in NEXT_STEPS])
 def test_the_next_step_is_a_call_the_agent_makes_as_it_is(
-    corpus: Path, tool: str, arguments: dict[str, Any], argv: list[str]
+    corpus: Path, structured: Session, plain: Session, case: int
 ) -> None:
-    first = Session(corpus, (tool, arguments), options=("--structured",)).results[0]
+    argv = NEXT_STEPS[case][1]
+    first = structured.results[case]
     assert first.structured_content is not None
-    plain = Session(corpus, (tool, arguments)).results[0]
-    assert plain.structured_content is None
-    assert text_of(plain) == text_of(first)
+    answers = _results(plain)
+    plain_first = answers["firsts"][case]
+    assert plain_first.structured_content is None
+    assert text_of(plain_first) == text_of(first)
     call = first.structured_content["next_call"]
     assert call is not None
     # The text's last line is the same call, written as the agent makes it.
@@ -185,19 +245,15 @@ def test_the_next_step_is_a_call_the_agent_makes_as_it_is(
     assert line == f"next: {call['tool']}({written})"
     # The command line's JSON carries the same call beside its `next`.
     assert cli_json(corpus, argv)["next_call"] == call
-    # Made as it is, the call is answered.
-    made = Session(corpus, (call["tool"], call["arguments"])).results[0]
+    # Made as it is (in the plain session), the call is answered.
+    assert len(answers["steps"]) == len(NEXT_STEPS)
+    made = answers["steps"][case]
     assert made.is_error is False, text_of(made)
 
 
-def test_a_glob_that_does_nothing_is_said_with_how_it_is_anchored(corpus: Path) -> None:
+def test_a_glob_that_does_nothing_is_said_with_how_it_is_anchored(plain: Session) -> None:
     """D38 over MCP: globs are matched from the first root, not from `path`."""
-    seen = Session(
-        corpus,
-        ("scout", {"query": "connect", "path": "src", "glob": "net/**"}),
-        ("scout", {"query": "connect", "path": "src", "glob": ["!tests/**"]}),
-    )
-    nothing, everything = (text_of(r) for r in seen.results)
+    nothing, everything = (text_of(r) for r in _results(plain)["globs"])
     assert (
         'note: glob "net/**" matched no file under src; a glob with a / is matched from the '
         'working directory, as rg matches it; from src write "src/net/**"\n'

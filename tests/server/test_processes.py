@@ -44,7 +44,8 @@ def _gone(pids: list[int], owner: int | None = None) -> bool:
 
 
 def test_overlapping_calls_run_their_rg_side_by_side(corpus: Path, tmp_path: Path) -> None:
-    rg, pids = slow_rg(tmp_path, resolve_rg(), slow_term=SLOW, seconds=2)
+    release = tmp_path / "release"
+    rg, pids = slow_rg(tmp_path, resolve_rg(), slow_term=SLOW, until=release)
     server = build_server([str(corpus)], rg=str(rg))
     results: list[CallToolResult] = []
     both_running: list[bool] = []
@@ -62,6 +63,7 @@ def test_overlapping_calls_run_their_rg_side_by_side(corpus: Path, tmp_path: Pat
                     while len(recorded(pids)) < 2:
                         await anyio.sleep(0.02)
                 both_running.append(not results and all(group_members(p) for p in recorded(pids)))
+                release.touch()
 
     anyio.run(run)
     assert both_running == [True], "the second rg started only after the first ended"
@@ -104,13 +106,23 @@ def test_a_cancelled_call_leaves_no_rg_behind_and_the_server_goes_on(
 # --- the server as a process, spoken to in JSON-RPC lines over its stdin and stdout ---
 
 
-class Served:
-    """`python -m asrch mcp --structured` with the slow rg, initialized, one slow call in flight."""
+# `python -m asrch` with the end-of-stdin bound (`wire.DRAIN_SECONDS`) set first.
+_DRAINING = (
+    "import sys; from asrch.server import wire; wire.DRAIN_SECONDS = float(sys.argv.pop(1)); "
+    "from asrch.entry import main; raise SystemExit(main())"
+)
 
-    def __init__(self, corpus: Path, tmp_path: Path) -> None:
+
+class Served:
+    """`python -m asrch mcp --structured` with the slow rg, initialized, one slow call in
+    flight; `drain`: the server's bound on answering after the end of stdin, in seconds,
+    instead of its own (10 s)."""
+
+    def __init__(self, corpus: Path, tmp_path: Path, drain: float | None = None) -> None:
         rg, self.pids = slow_rg(tmp_path, resolve_rg(), slow_term=SLOW, seconds=60)
+        python = ["-m", "asrch"] if drain is None else ["-c", _DRAINING, str(drain)]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "asrch", "mcp", "--structured"],
+            [sys.executable, *python, "mcp", "--structured"],
             cwd=corpus,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -145,8 +157,10 @@ class Served:
 
 
 @pytest.fixture
-def served(corpus: Path, tmp_path: Path) -> Any:
-    server = Served(corpus, tmp_path)
+def served(corpus: Path, tmp_path: Path, request: pytest.FixtureRequest) -> Any:
+    """A `Served`; a test marked `@pytest.mark.parametrize("served", [S], indirect=True)`
+    gets one whose bound after the end of stdin is S seconds."""
+    server = Served(corpus, tmp_path, drain=getattr(request, "param", None))
     yield server
     if server.process.poll() is None:
         server.process.kill()
@@ -163,7 +177,12 @@ def test_a_cancel_notification_stops_the_call_and_its_rg(served: Served) -> None
     assert served.process.poll() is None
 
 
+@pytest.mark.parametrize("served", [0.5], indirect=True, ids=["drain-0.5s"])
 def test_a_client_that_hangs_up_leaves_no_rg_behind(served: Served) -> None:
+    """The call's rg runs on past the bound on answering after the end of stdin, so the
+    server cancels it and exits. The bound is lowered to 0.5 s for this server: with
+    its own 10 s, the test waited 10 s for nothing (`..._goes_away_...` below keeps the
+    server's own bound)."""
     assert served.process.stdin is not None
     served.process.stdin.close()
     assert served.process.wait(timeout=20) == 0
@@ -196,11 +215,13 @@ def test_a_failing_call_stops_its_own_rg_only(corpus: Path, tmp_path: Path) -> N
     """A survey whose sibling search fails stops its other searches: its own, not the
     rg of a call running beside it."""
     pids = tmp_path / "rg-pids"
+    release = tmp_path / "release"
     script = tmp_path / "failing-or-slow-rg"
     script.write_text(
         "#!/bin/sh\n"
         'case "$*" in\n'
-        f"  *{SLOW}*) echo $$ >> {pids}; sleep 3 ;;\n"
+        f"  *{SLOW}*) echo $$ >> {pids}; n=0\n"
+        f"    while [ ! -e {release} ] && [ $n -lt 6000 ]; do sleep 0.01; n=$((n+1)); done ;;\n"
         "  *failterm*) echo 'rg: broken' >&2; exit 3 ;;\n"
         "esac\n"
         f'exec {resolve_rg()} "$@"\n'
@@ -225,6 +246,7 @@ def test_a_failing_call_stops_its_own_rg_only(corpus: Path, tmp_path: Path) -> N
                     "survey", {"terms": ["failterm", "connect"], "paths": ["README.md"]}
                 )
                 assert "slow" not in results, "the slow call ended early"
+                release.touch()
 
     anyio.run(run)
     assert results["failing"].is_error is True
