@@ -8,6 +8,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import compile_glob, components, make_filters
 from asrch.domain.words import spelled
 from asrch.spelling import COMMAND_LINE
+from tests.support import tiers
 
 TYPES = {"py": ("*.py", "*.pyi"), "make": ("[Mm]akefile", "*.mk"), "c": ("*.[chH]",)}
 
@@ -195,11 +196,15 @@ GLOB_TOKENS = ("*", "**", "?", "a", "b", "/", ".", "[ab]", "[!a]", "[/]", "{a,b*
 NAME_CHARS = st.sampled_from(["a", "b", "/", ".", "x", "*", "\udc80"])
 
 
-@settings(max_examples=600, deadline=None)
-@given(
-    glob=st.lists(st.sampled_from(GLOB_TOKENS), min_size=1, max_size=7).map("".join),
-    names=st.lists(st.lists(NAME_CHARS, max_size=12).map("".join), min_size=1, max_size=8),
-)
+GLOBS_AND_NAMES = {
+    "glob": st.lists(st.sampled_from(GLOB_TOKENS), min_size=1, max_size=7).map("".join),
+    "names": st.lists(st.lists(NAME_CHARS, max_size=12).map("".join), min_size=1, max_size=8),
+}
+
+
+# 200 examples in the default tier, 600 in the slow tier's twin (tests/support/tiers.py).
+@settings(max_examples=200, deadline=None)
+@given(**GLOBS_AND_NAMES)
 def test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one(
     glob: str, names: list[str]
 ) -> None:
@@ -219,6 +224,15 @@ def test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one(
         if linear is not None:
             assert (re.fullmatch(linear, name, re.DOTALL) is not None) is expected, (glob, name)
         assert compiled.matches(name.split("/"), is_dir=False) is expected, (glob, name)
+
+
+@pytest.mark.slow
+@settings(max_examples=600, deadline=None)
+@given(**GLOBS_AND_NAMES)
+def test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one_more(
+    glob: str, names: list[str]
+) -> None:
+    tiers.body(test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one)(glob, names)
 
 
 def test_a_hostile_glob_is_matched_in_linear_time() -> None:

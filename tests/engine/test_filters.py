@@ -22,6 +22,7 @@ from asrch.domain.limits import SCAN_CAP
 from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.searcher import RipgrepSearcher
+from tests.support.tiers import body
 
 RG = resolve_rg()
 SEARCHER = RipgrepSearcher(RG)
@@ -65,9 +66,14 @@ glob_text = st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).map("".joi
 globs = st.lists(st.tuples(st.booleans(), glob_text), max_size=3)
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+# rg runs per example: a third of the examples in the default tier, every one of them in
+# the slow tier's twins (`..._more`, tests/support/tiers.py).
+RG_PER_EXAMPLE = settings(
+    deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
+
+
+@settings(RG_PER_EXAMPLE, max_examples=50)
 @given(globs)
 def test_globs_keep_what_rg_glob_keeps(plain: Path, drawn: list[tuple[bool, str]]) -> None:
     given_globs = [("!" if exclude else "") + text for exclude, text in drawn]
@@ -83,6 +89,13 @@ def test_globs_keep_what_rg_glob_keeps(plain: Path, drawn: list[tuple[bool, str]
     ordered += [g for g in given_globs if g.startswith("!")]
     expected = _rg_files(plain, *(f"--glob={g}" for g in ordered))
     assert {f for f in everything if filters.keeps(f)} == expected, ordered
+
+
+@pytest.mark.slow
+@settings(RG_PER_EXAMPLE, max_examples=150)
+@given(globs)
+def test_globs_keep_what_rg_glob_keeps_more(plain: Path, drawn: list[tuple[bool, str]]) -> None:
+    body(test_globs_keep_what_rg_glob_keeps)(plain, drawn)
 
 
 @settings(
@@ -143,18 +156,28 @@ AIMED = (
 )  # fmt: skip
 
 
-@settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(
+AIMED_FILTERS = (
     st.lists(st.sampled_from((*TYPE_NAMES, "js", "xml", "json", "log")), max_size=2),
     st.lists(st.sampled_from(AIMED), max_size=4),
     st.sampled_from([".", "src"]),
 )
+
+
+@settings(RG_PER_EXAMPLE, max_examples=40)
+@given(*AIMED_FILTERS)
 def test_no_filter_brings_back_an_excluded_file(
     guarded: Path, types: list[str], globs_given: list[str], target: str
 ) -> None:
     assert _searched(guarded, types, globs_given, target) <= _unfiltered(guarded, target)
+
+
+@pytest.mark.slow
+@settings(RG_PER_EXAMPLE, max_examples=120)
+@given(*AIMED_FILTERS)
+def test_no_filter_brings_back_an_excluded_file_more(
+    guarded: Path, types: list[str], globs_given: list[str], target: str
+) -> None:
+    body(test_no_filter_brings_back_an_excluded_file)(guarded, types, globs_given, target)
 
 
 @functools.cache
@@ -169,14 +192,15 @@ def test_naming_an_excluded_directory_is_still_the_way_in(guarded: Path) -> None
     assert _searched(guarded, ["py"], ["!*.py"], "build") == set()
 
 
-@settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(
+SURVEY_FILTERS = (
     st.lists(st.sampled_from(("py", "c", "markdown", "all")), max_size=2),
     st.lists(st.sampled_from(AIMED), max_size=3),
     st.booleans(),
 )
+
+
+@settings(RG_PER_EXAMPLE, max_examples=8)
+@given(*SURVEY_FILTERS)
 def test_surveys_one_pass_keeps_what_each_count_keeps(
     guarded: Path, types: list[str], globs_given: list[str], ignore_case: bool
 ) -> None:
@@ -189,6 +213,17 @@ def test_surveys_one_pass_keeps_what_each_count_keeps(
     for target in (str(guarded), str(guarded / "src")):
         each = [SEARCHER.count(q, target, cap=SCAN_CAP) for q in queries]
         assert SEARCHER.count_terms(queries, target, cap=SCAN_CAP) == each
+
+
+@pytest.mark.slow
+@settings(RG_PER_EXAMPLE, max_examples=25)
+@given(*SURVEY_FILTERS)
+def test_surveys_one_pass_keeps_what_each_count_keeps_more(
+    guarded: Path, types: list[str], globs_given: list[str], ignore_case: bool
+) -> None:
+    body(test_surveys_one_pass_keeps_what_each_count_keeps)(
+        guarded, types, globs_given, ignore_case
+    )
 
 
 def test_a_hostile_glob_keeps_what_rg_keeps(tmp_path: Path) -> None:
@@ -213,16 +248,17 @@ def nested(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "t"
 
 
-@settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(
+NESTED_SEARCHES = (
     st.lists(
         st.lists(st.sampled_from(NESTED_TOKENS), min_size=1, max_size=4).map("".join), max_size=2
     ),
     st.sampled_from(["", "/", "//"]),
     st.sampled_from(["b", "b/x"]),
 )
+
+
+@settings(RG_PER_EXAMPLE, max_examples=40)
+@given(*NESTED_SEARCHES)
 def test_a_search_above_the_working_directory_decides_per_file_as_rg(
     nested: Path, drawn: list[str], spelling: str, below: str
 ) -> None:
@@ -250,3 +286,14 @@ def test_a_search_above_the_working_directory_decides_per_file_as_rg(
     expected = listed(*(f"--glob={g}" for g in ordered))
     keeps = filters.keeper(target)
     assert {f for f in everything if keeps(f)} == expected, (ordered, target, below)
+
+
+@pytest.mark.slow
+@settings(RG_PER_EXAMPLE, max_examples=120)
+@given(*NESTED_SEARCHES)
+def test_a_search_above_the_working_directory_decides_per_file_as_rg_more(
+    nested: Path, drawn: list[str], spelling: str, below: str
+) -> None:
+    body(test_a_search_above_the_working_directory_decides_per_file_as_rg)(
+        nested, drawn, spelling, below
+    )

@@ -25,6 +25,7 @@ from asrch.engine.counts import count_files
 from asrch.engine.one_pass import BlockReader, count_terms
 from tests.support.cli import run_asrch
 from tests.support.reference_scan import tally_from_json
+from tests.support.tiers import body
 
 RG = resolve_rg()
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
@@ -89,17 +90,24 @@ _names = st.sampled_from(["a", "a.b", "a-b", "B", "a/b", "a/c", "a_/x", "z"])
 _term = st.lists(st.sampled_from(_TERM_PIECES), min_size=1, max_size=3).map("".join)
 
 
-@settings(
-    max_examples=60,
+# Property tests with an rg run per example: 20 examples in the default tier, 60 in the
+# slow tier's twins (`..._more`, tests/support/tiers.py).
+_RG_PER_EXAMPLE = settings(
+    max_examples=20,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(
-    files=st.dictionaries(_names, _file, min_size=1, max_size=4),
-    terms=st.lists(_term, min_size=2, max_size=4, unique=True),
-    mode=st.sampled_from(MODES),
-    cap=st.integers(min_value=1, max_value=12),
-)
+_MORE = 60
+_EACH_TERM = {
+    "files": st.dictionaries(_names, _file, min_size=1, max_size=4),
+    "terms": st.lists(_term, min_size=2, max_size=4, unique=True),
+    "mode": st.sampled_from(MODES),
+    "cap": st.integers(min_value=1, max_value=12),
+}
+
+
+@_RG_PER_EXAMPLE
+@given(**_EACH_TERM)
 def test_each_term_equals_its_own_rg_run(
     tmp_path_factory: pytest.TempPathFactory,
     files: dict[str, bytes],
@@ -112,6 +120,19 @@ def test_each_term_equals_its_own_rg_run(
     dirs = {name.split("/")[0] for name in files if "/" in name}
     _write(root, {n: d for n, d in files.items() if n not in dirs})
     _check([Query(term=t, options=SearchOptions(mode=mode)) for t in terms], str(root), cap)
+
+
+@pytest.mark.slow
+@settings(_RG_PER_EXAMPLE, max_examples=_MORE)
+@given(**_EACH_TERM)
+def test_each_term_equals_its_own_rg_run_more(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: dict[str, bytes],
+    terms: list[str],
+    mode: Mode,
+    cap: int,
+) -> None:
+    body(test_each_term_equals_its_own_rg_run)(tmp_path_factory, files, terms, mode, cap)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -408,26 +429,25 @@ _raw_name = st.binary(min_size=1, max_size=4).map(
 )
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    files=st.dictionaries(
+_RAW_TREES = {
+    "files": st.dictionaries(
         st.tuples(st.sampled_from([b"", b"d/", b"\xff/", b"d/e/"]), _raw_name).map(b"".join),
         _raw_file,
         min_size=1,
         max_size=5,
     ),
-    terms=st.lists(
+    "terms": st.lists(
         st.sampled_from(["needle", "two", "\ufeffneedle", "ne", "\xe9", "\u00e9"]),
         min_size=2,
         max_size=4,
         unique=True,
     ),
-    mode=st.sampled_from(MODES),
-)
+    "mode": st.sampled_from(MODES),
+}
+
+
+@_RG_PER_EXAMPLE
+@given(**_RAW_TREES)
 def test_survey_equals_scout_on_random_bytes_and_names(
     tmp_path_factory: pytest.TempPathFactory,
     files: dict[bytes, bytes],
@@ -450,3 +470,15 @@ def test_survey_equals_scout_on_random_bytes_and_names(
     queries = [Query(term=t, options=SearchOptions(mode=mode)) for t in terms]
     got = count_terms(RG, queries, str(root), cap=SCAN_CAP)
     assert got == [count_files(RG, q, str(root), cap=SCAN_CAP) for q in queries]
+
+
+@pytest.mark.slow
+@settings(_RG_PER_EXAMPLE, max_examples=_MORE)
+@given(**_RAW_TREES)
+def test_survey_equals_scout_on_random_bytes_and_names_more(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: dict[bytes, bytes],
+    terms: list[str],
+    mode: Mode,
+) -> None:
+    body(test_survey_equals_scout_on_random_bytes_and_names)(tmp_path_factory, files, terms, mode)
