@@ -105,23 +105,30 @@ def is_pattern_arg(arg: str) -> bool:
 
 
 def pattern_args(query: Query) -> list[str]:
-    """The case and mode flags and the pattern, in `--regexp=` (or a pattern file when
-    too long for an argument: `pattern_arg`).
+    """The search options' flags, the mode's, and the pattern, in `--regexp=` (or a
+    pattern file when too long for an argument: `pattern_arg`).
 
     With `--ignore-case` rg folds the whole pattern; the identifier boundary classes
     hold both cases of every ASCII letter already, so they mean the same either way.
     """
-    case = "--ignore-case" if query.ignore_case else "--case-sensitive"
-    match query.mode:
+    # Each search option but the mode (`SearchOptions`) is one line here, read from the
+    # query's options: every rg run of a search (count, census, JSON, the one-pass walk
+    # and its judge, the pattern probe) takes its flags from this list.
+    # `--type`/`--glob` are absent on purpose: asrch applies them (`domain/filters.py`).
+    options = query.options
+    flags = [
+        "--ignore-case" if options.ignore_case else "--case-sensitive",
+    ]
+    match options.mode:
         case Mode.FIXED:
-            return [case, "--fixed-strings", pattern_arg(query.term)]
+            return [*flags, "--fixed-strings", pattern_arg(query.term)]
         case Mode.WORD:
-            return [case, "--fixed-strings", "--word-regexp", pattern_arg(query.term)]
+            return [*flags, "--fixed-strings", "--word-regexp", pattern_arg(query.term)]
         case Mode.IDENTIFIER:
             term = escape_regex(query.term)
-            return [case, pattern_arg(f"(?:^|{_NOT_IDENT}){term}(?:{_NOT_IDENT}|$)")]
+            return [*flags, pattern_arg(f"(?:^|{_NOT_IDENT}){term}(?:{_NOT_IDENT}|$)")]
         case Mode.REGEX:
-            return [case, pattern_arg(query.term)]
+            return [*flags, pattern_arg(query.term)]
 
 
 # rg tells which binary files it met while walking only in its debug log
