@@ -35,7 +35,9 @@ def test_survey_scouts_the_most_selective_term_that_matched() -> None:
 
 
 def test_mode_case_and_filters_are_carried_over_in_order() -> None:
-    options = SearchOptions(Mode.WORD, True, ("py",), ("!tests/**", "-odd*"))
+    options = SearchOptions(
+        mode=Mode.WORD, ignore_case=True, type=("py",), glob=("!tests/**", "-odd*")
+    )
     filters = make_filters(options.type, options.glob, {"py": ["*.py"]})
     query = Query(term="-x", options=options, filters=filters)
     step = scout_step(query, "src", "a b.py", directory=True)
