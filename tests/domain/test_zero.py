@@ -4,7 +4,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from asrch.domain.modes import Mode
-from asrch.domain.notices import GrepSyntaxNotice, NearNotice, NoMatchNotice, Notice
+from asrch.domain.notices import (
+    GrepSyntaxNotice,
+    IdleFilterNotice,
+    NearNotice,
+    NoMatchNotice,
+    Notice,
+)
 from asrch.domain.query import Query, SearchOptions
 from asrch.domain.words import spelled
 from asrch.domain.zero import GREP_LITERALS, grep_constructs, inside, probe_for, probed
@@ -91,3 +97,44 @@ def test_every_other_zero_note_fits_160_bytes(
     assert _fits(grep)
     plain = NoMatchNotice(directory, filtered, binary, wider)
     assert _fits(plain)
+
+
+@given(
+    option=st.sampled_from(["glob", "type"]),
+    values=st.lists(names, min_size=1, max_size=6),
+    path=st.none() | names,
+    anchored=st.booleans(),
+    spelling=st.none() | names,
+    near=st.none() | st.builds(NearNotice, st.just("path"), counts, counts, st.booleans(), names),
+)
+def test_a_filter_that_kept_no_file_fits_160_bytes(  # noqa: PLR0917 (hypothesis's keywords)
+    option: str,
+    values: list[str],
+    path: str | None,
+    anchored: bool,
+    spelling: str | None,
+    near: NearNotice | None,
+) -> None:
+    """D43 with D38: a zero answer's filter note, whatever the globs, paths and count."""
+    first, *also = values
+    cause = IdleFilterNotice(option, first, path, True, anchored, spelling, tuple(also), True, near)
+    assert _fits(cause)
+
+
+def test_a_filter_note_drops_the_count_then_the_anchoring_then_names() -> None:
+    near = NearNotice("path", 3, 2, False, "lib/" + "n" * 40 + ".py")
+    cause = IdleFilterNotice("glob", "net/**", "src", True, True, "src/net/**", (), True, near)
+    said = spelled(notice_text(cause), COMMAND_LINE)
+    assert said == (
+        '--glob "net/**" matched no file under src; a glob with a / is matched from the '
+        'working directory, as rg matches it; from src write "src/net/**"'
+    )
+    names = tuple(f"{c * 30}*.zz" for c in "abcdef")
+    many = IdleFilterNotice("glob", "*.py", ".", True, False, None, names, True)
+    assert spelled(notice_text(many), COMMAND_LINE) == (
+        f'--glob "*.py", "{names[0]}", "{names[1]}" and 4 more matched no file under .'
+    )
+    long_path = many._replace(path="d" * 200)
+    assert spelled(notice_text(long_path), COMMAND_LINE) == "--glob matched no file"
+    # Not a zero note (D38 alone): said whole.
+    assert len(notice_text(many._replace(zero=False))) > NOTE_MAX

@@ -109,3 +109,76 @@ def test_a_survey_where_nothing_matched_says_the_binary_files_in_its_note(tree: 
     ]
     some = asrch("survey", "--term=zq", "--term=LOG_DEBUG", cwd=tree)
     assert not any("binary" in n or "no matches" in n for n in notes(some.out)), str(some)
+
+
+LONG = "a-glob-long-enough-that-several-overflow-the-note-*.zz"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        # A filter that kept no file is why: it is the note, and nothing else is.
+        (
+            ("scout", "LOG_DEBUG", "src/net", "--glob", "*.py"),
+            'note: --glob "*.py" matched no file under src/net',
+        ),
+        # The wider search (the same filters under .) is added only when it found lines.
+        (
+            ("scout", "py_encode", "src/net", "--glob", "*.py"),
+            'note: --glob "*.py" matched no file under src/net; under .: 1 line in 1 file, '
+            "most in src/codec.py",
+        ),
+        # A type that matched no file is said as a glob is (D38), in place of the zero note.
+        (("scout", "LOG_DEBUG", "--type", "rust"), "note: --type rust matched no file under ."),
+        (
+            ("scout", "-i", "LOG_DEBUG", "--type", "rust"),
+            "note: --type rust matched no file under .",
+        ),
+        (
+            ("survey", "--term=LOG_DEBUG", "--term=zq", "--type=rust", "src"),
+            "note: --type rust matched no file under src",
+        ),
+        # Each of several include globs matched nothing: one note names them all.
+        (
+            ("scout", "LOG_DEBUG", "--glob", "*.c", "--glob", "*.rs"),
+            'note: --glob "*.c", "*.rs" matched no file under .',
+        ),
+        # Names that do not fit 160 bytes are counted, the first one kept.
+        (
+            ("scout", "py_encode", "src/net", "--glob", "*.py", *(["--glob", LONG] * 3)),
+            f'note: --glob "*.py", "{LONG}" and 2 more matched no file under src/net',
+        ),
+        # The filters kept files: the zero note alone; `--type c` removed none of src/net's
+        # files, but did not make the answer zero.
+        (
+            ("scout", "-i", "absent_everywhere", "src/net", "--type", "c"),
+            "note: no matches in the files --type / --glob keep, under . either; not "
+            "searched: ignored, hidden and excluded files (see asrch --help)",
+        ),
+    ],
+)
+def test_a_zero_answer_with_filters_has_one_note(
+    tree: Path, args: tuple[str, ...], said: str
+) -> None:
+    """D43 with D38: 1 note of at most 160 bytes, the most useful one."""
+    run = asrch(*args, cwd=tree)
+    check_invariants(run, frozenset({0}))
+    assert _note(run.out) == said
+    json_notes = as_json(run)["notices"]
+    assert [n["message"] for n in json_notes if n["kind"] != "binary"] == [
+        said.removeprefix("note: ")
+    ]
+
+
+def test_a_survey_filter_that_emptied_one_directory_did_something(tmp_path: Path) -> None:
+    """D38 in survey: `--glob '*.h'` matched no file under b (it removed b's files) and
+    removed none under a: it did something, so no note says it removed none anywhere."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.h").write_text("LOGGER\n")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "y.py").write_text("LOGGER\n")
+    run = asrch("survey", "--term=LOGGER", "--glob=*.h", "a", "b", cwd=tmp_path)
+    check_invariants(run, frozenset({0}))
+    assert notes(run.out) == [], run.out
+    both = asrch("survey", "--term=LOGGER", "--glob=*.c", "a", "b", cwd=tmp_path)
+    assert notes(both.out) == ['note: --glob "*.c" matched no file under any path searched']

@@ -4,8 +4,9 @@ from asrch.commands.checks import query_first, require_path
 from asrch.commands.options import require_kept, single_query
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
-from asrch.domain.idle_filters import idle_filters
+from asrch.domain.idle_filters import idle_filters, one_zero_note, zero_cause
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
+from asrch.domain.notices import IdleFilterNotice
 from asrch.domain.ports import Entry, Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
 from asrch.domain.sample import with_scope
@@ -40,15 +41,19 @@ def run_scout(
     tally = searcher.count(query, path, cap=SCAN_CAP, census=directory and probe is None)
     listed = _listed(searcher, scopes, query, path, tally, directory=directory)
     report = build_scout_report(query, path, tally, directory=directory, listed=listed)
-    notices = zero_notices(
-        searcher, query, path, tally, report.notices, directory=directory, probe=probe
-    )
-    report = report._replace(notices=notices)
+    idle: list[IdleFilterNotice] = []
     if directory and query.filters.active:
         # D38: a filter that did nothing to the walked files says so, first.
         idle = idle_filters(query.filters, path, searcher.walk(path))
-        report = report._replace(notices=(*idle, *report.notices))
-    return report
+    cause = None if tally.files else zero_cause(idle, query.filters)
+    if cause is not None and probe != "path":
+        probe = None  # with -i, or as a fixed string, it would read the same no files
+    notices = zero_notices(
+        searcher, query, path, tally, (*idle, *report.notices), directory=directory, probe=probe
+    )
+    if not tally.files:
+        notices = one_zero_note(notices, cause)  # D43: 1 note
+    return report._replace(notices=notices)
 
 
 def _listed(

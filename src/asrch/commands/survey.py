@@ -6,9 +6,9 @@ from asrch.commands.checks import require_path
 from asrch.commands.options import filters_of, query_of, require_kept
 from asrch.domain.errors import InputError
 from asrch.domain.filters import Filters
-from asrch.domain.idle_filters import idle_filters
+from asrch.domain.idle_filters import idle_filters, one_zero_note, zero_cause
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.notices import IdleFilterNotice
+from asrch.domain.notices import IdleFilterNotice, NoMatchNotice, Notice
 from asrch.domain.ports import Entry, Searcher
 from asrch.domain.query import SearchOptions
 from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
@@ -50,7 +50,10 @@ def run_survey(
     walked = [p for p in dict.fromkeys(paths) if entries[p] is Entry.DIRECTORY]
     if filters.active and walked:
         idle = _idle_everywhere(filters, walked, searcher)
-        report = report._replace(notices=(*idle, *report.notices))
+        notices: tuple[Notice, ...] = (*idle, *report.notices)
+        if any(isinstance(n, NoMatchNotice) for n in notices):  # every pair zero: 1 note
+            notices = one_zero_note(notices, zero_cause(idle, filters))
+        report = report._replace(notices=notices)
     return report
 
 
@@ -70,7 +73,7 @@ def _idle_everywhere(
             for other in notices
             if (other.option, other.value) == (notice.option, notice.value)
         ]
-        if len(same) == len(each) - 1:
-            matched_none = notice.matched_none and all(o.matched_none for o in same)
-            common.append(notice._replace(path=None, spelling=None, matched_none=matched_none))
+        # Matched none here and removed none there: it removed files here, it did something.
+        if len(same) == len(each) - 1 and all(o.matched_none == notice.matched_none for o in same):
+            common.append(notice._replace(path=None, spelling=None))
     return common

@@ -171,6 +171,13 @@ class IdleFilterNotice(NamedTuple):
     """A glob with a `/`: matched from the working directory."""
     spelling: str | None = None
     """The glob that would have matched (or removed files) from the searched path."""
+    also: tuple[str, ...] = ()
+    """The other include globs named with `value`: none of them matched a file either."""
+    zero: bool = False
+    """The one note of a zero answer (D43): the filters kept no file, and this is why; at
+    most 160 bytes."""
+    near: NearNotice | None = None
+    """What the one more search (the same filters under the working directory) found."""
     kind: Literal["idle_filter"] = "idle_filter"
 
 

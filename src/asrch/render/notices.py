@@ -78,30 +78,55 @@ def _loose_boundary(notice: LooseBoundaryNotice) -> str:
 
 
 def _idle_filter(notice: IdleFilterNotice) -> str:
-    """D38: what the filter did not do, and for a glob with a `/`, how it is anchored."""
-    named = f"{arg(notice.option)} {quote(notice.value)}"
+    """D38: what the filter did not do, and for a glob with a `/`, how it is anchored. As
+    a zero answer's note (D43), at most 160 bytes: the count found under `.`, then the
+    anchoring, then the names of all but the first glob are left out until it fits (a
+    glob or a path too long to print whole: the option alone)."""
+    values = (notice.value, *notice.also)
     under = " under any path searched" if notice.path is None else f" under {quote(notice.path)}"
     did = "matched no file" if notice.matched_none else "removed no file"
-    said = f"{named} {did}{under}"
-    if not notice.anchored:
-        return said
-    said += "; a glob with a / is matched from the working directory, as rg matches it"
-    if notice.spelling is not None:
-        said += f"; from {quote(notice.path or '.')} write {quote(notice.spelling)}"
-    return said
+    anchored = ""
+    if notice.anchored:
+        anchored = "; a glob with a / is matched from the working directory, as rg matches it"
+        if notice.spelling is not None:
+            anchored += f"; from {quote(notice.path or '.')} write {quote(notice.spelling)}"
+    tails = [anchored, ""]
+    if notice.near is not None:
+        near = f"; under .: {_found(notice.near)}"
+        top = notice.near.top_file
+        most = "" if top is None else f", most in {quote(top)}"
+        tails[:0] = [anchored + near + most, anchored + near]
+
+    def named(shown: int) -> str:
+        more = len(values) - shown
+        names = ", ".join(quote(v) for v in values[:shown])
+        return f"{arg(notice.option)} {names}" + (f" and {more} more" if more else "")
+
+    tried = [f"{named(len(values))} {did}{under}{tail}" for tail in tails]
+    tried += [f"{named(shown)} {did}{under}" for shown in range(len(values) - 1, 0, -1)]
+    tried.append(f"{arg(notice.option)} {did}")
+    if not notice.zero:
+        return tried[0]
+    return next((said for said in tried if len(said.encode()) <= NOTE_MAX), tried[-1])
 
 
 NOTE_MAX = 160
 """Bytes of a zero answer's note at most (D43), `note: ` aside."""
 
 
-def _near(notice: NearNotice) -> str:
-    """D43: where the term is instead, and how many lines; the top file when it fits."""
+def _found(notice: NearNotice) -> str:
+    """How many lines the one more search found, and in how many files."""
     at_least = "at least " if notice.capped else ""
     lines = "1 line" if notice.matches == 1 and not notice.capped else f"{notice.matches} lines"
     found = f"{at_least}{lines}"
     if notice.top_file is not None:
         found += f" in {at_least}{_files(notice.files)}"
+    return found
+
+
+def _near(notice: NearNotice) -> str:
+    """D43: where the term is instead, and how many lines; the top file when it fits."""
+    found = _found(notice)
     if notice.probe == "path":
         said = f"no matches here; under .: {found}"
     elif notice.probe == "case":
