@@ -152,20 +152,75 @@ def test_a_match_at_the_top_level_after_a_scope_gets_its_mark() -> None:
     ]
 
 
+TOP = "class Pool:\n    def take(self):\n        hit = 1\n\ndef hit_all():\n"
+
+
+def _top(found: dict[int, tuple[Scope, ...] | None], heads: frozenset[int]) -> list[str]:
+    engine = FakeSearcher(files={"pool.py": TOP})
+    scopes = FakeScopes(found, heads=heads)
+    report = run_show(engine, "hit", "pool.py", FIXED, line=None, context=0, scopes=scopes)
+    return _body(render_show(report, COMMAND_LINE))
+
+
 def test_a_top_level_line_that_begins_with_its_own_header_gets_no_mark() -> None:
-    # The parse says line 8 begins with its own top-level definition (`def f(` at column
-    # 0): the line says itself that the reader left `take` (spec/scopes section 4).
+    # Line 5 begins at column 0 with its own definition's header: it says itself that the
+    # reader left `take` (spec/scopes section 4).
+    found: dict[int, tuple[Scope, ...] | None] = {3: (POOL, TAKE), 5: ()}
+    assert _top(found, frozenset({5}))[3:] == ["--", "5:def hit_all():"]
+    # After an unplaced line too.
+    assert _top({3: None, 5: ()}, frozenset({5}))[2:] == ["--", "5:def hit_all():"]
+    # Not its own header: the mark.
+    assert _top(found, frozenset())[3:] == ["--", "5=(top level)", "5:def hit_all():"]
+    # Its own header, but indented: the mark (it could read as inside `take`).
     assert _show({3: (POOL, TAKE), 8: ()}, heads=frozenset({8}))[-2:] == [
-        "--",
+        "8=(top level)",
         "8:        return hit",
     ]
-    # After an unplaced line too: the line says where it is.
-    assert _show({3: None, 8: ()}, heads=frozenset({8})) == [
-        "3=(unknown)",
+
+
+SIBLINGS = "".join(
+    [
+        "class Pool:\n",  # 1
+        "    def take(self):\n",  # 2
+        "        hit = 1\n",  # 3
+        "        return 2\n",  # 4
+        "    def give(self, hit):\n",  # 5
+        "        return hit\n",  # 6
+        "    if cond:\n",  # 7
+        "        def hit_more(self):\n",  # 8
+    ]
+)
+GIVE = Scope(5, b"    def give(self, hit):")
+
+
+def _siblings(heads: frozenset[int]) -> list[str]:
+    found: dict[int, tuple[Scope, ...] | None] = {
+        3: (POOL, TAKE),
+        5: (POOL,),
+        6: (POOL, GIVE),
+        8: (POOL,),
+    }
+    engine = FakeSearcher(files={"pool.py": SIBLINGS})
+    scopes = FakeScopes(found, heads=heads)
+    report = run_show(engine, "hit", "pool.py", FIXED, line=None, context=0, scopes=scopes)
+    return _body(render_show(report, COMMAND_LINE))
+
+
+def test_the_next_method_indented_as_the_one_it_leaves_needs_no_header_again() -> None:
+    assert _siblings(frozenset({5, 8})) == [
+        "1=class Pool:",
+        "2=    def take(self):",
         "3:        hit = 1",
         "--",
-        "8:        return hit",
+        "5:    def give(self, hit):",  # indented as `take`, which it leaves: its sibling
+        "6:        return hit",
+        "--",
+        # Its own header, but indented deeper than `give`: it could read as inside it.
+        "1=class Pool:",
+        "8:        def hit_more(self):",
     ]
+    # Not a header of its own (the parse says so): `Pool` again, as before.
+    assert _siblings(frozenset({8}))[3:5] == ["--", "1=class Pool:"]
 
 
 def test_a_match_the_parse_cannot_place_gets_its_mark_once() -> None:

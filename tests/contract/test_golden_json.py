@@ -66,8 +66,12 @@ def _json_lines(snippets: list[dict[str, Any]]) -> list[list[tuple[int, bool, st
     return [[(ln["line"], ln["match"], ln["text"]) for ln in s["lines"]] for s in snippets]
 
 
+def _indent(text: str) -> str:
+    return text[: len(text) - len(text.lstrip(" \t"))]
+
+
 def _printed_scopes(
-    snippets: list[dict[str, Any]], printed_marks: list[tuple[int, str]]
+    snippets: list[dict[str, Any]], printed: list[tuple[int, str]]
 ) -> list[tuple[int, str]]:
     """The `N=` lines the text prints for the JSON's snippets (D31, D48), read apart from
     the renderer: a reader has in mind the chain of the last placed line (nothing where
@@ -75,17 +79,20 @@ def _printed_scopes(
     placed line needs (a later line: those outside the chain) and that the reader has
     neither in mind nor in sight (printed since the last placed line); then, above each
     placed line, `(top level)` or `(unknown)` where it leaves what the reader has in mind.
-    The JSON does not say which line begins with its own top-level definition's header (no
-    `(top level)` before it, spec/scopes section 4): on a line that begins with no blank, a
-    `(top level)` mark is expected as `printed_marks` has it (tests/engine says which)."""
-    printed: list[tuple[int, str]] = []
+    The JSON does not say which line begins with its own definition's header (spec/scopes
+    section 4: no `(top level)` before one at column 0, no header again before one
+    indented as the inner header it leaves): on such a line, where the indentation allows
+    it, the mark or header is expected as `printed` has it (tests/engine says which)."""
+    out: list[tuple[int, str]] = []
     mind: list[int] | None = []
+    texts: list[str] = []
     in_sight: set[int] = set()
     for snippet in snippets:
         lines = snippet["lines"]
         first = lines[0]["line"]
         before = in_sight
         headers: set[tuple[int, str]] = set()
+        optional: set[tuple[int, str]] = set()
         marks: list[tuple[int, str]] = []
         placed = False
         for ln in lines:
@@ -98,27 +105,34 @@ def _printed_scopes(
                     elif mind and mind[-1] in numbers:
                         headers.update(chain[numbers.index(mind[-1]) + 1 :])
                     else:
-                        headers.update([h for h in chain if h[0] not in mind] or chain[-1:])
+                        new = [h for h in chain if h[0] not in mind]
+                        depth = len(chain)
+                        sibling = (
+                            not new
+                            and mind[:depth] == numbers
+                            and len(texts) > depth
+                            and _indent(ln["text"]) == _indent(texts[depth])
+                        )
+                        headers.update(new or chain[-1:])
+                        optional.update(chain[-1:] if sibling else [])
                 elif ln["scope_known"]:
                     headers.update(h for h in chain if h[0] not in (mind or []))
                 if not ln["scope_known"] and mind is not None:
                     marks.append((ln["line"], "(unknown)"))
                 mark = (ln["line"], "(top level)")
                 indented = not ln["text"] or ln["text"][:1].isspace()
-                if (
-                    ln["scope_known"]
-                    and not chain
-                    and mind != []
-                    and (indented or mark in printed_marks)
-                ):
+                if ln["scope_known"] and not chain and mind != [] and (indented or mark in printed):
                     marks.append(mark)
                 mind = numbers if ln["scope_known"] else None
+                texts = [t for _, t in chain]
                 in_sight = set()
                 placed = True
             in_sight.add(ln["line"])
-        printed += sorted(h for h in headers if h[0] < first and h[0] not in before)
-        printed += marks
-    return printed
+        lead = sorted(h for h in headers if h[0] < first and h[0] not in before)
+        without = [h for h in lead if h not in optional]
+        out += lead if printed[len(out) : len(out) + len(lead)] == lead else without
+        out += marks
+    return out
 
 
 ECHOED = ("query", "path", "file", "mode", "case", "types", "globs", "context", "clusters", "line")

@@ -108,10 +108,10 @@ def test_crlf_lines_are_placed_and_their_headers_cut_at_the_ending(tmp_path: Pat
     [
         ("src/tasks.py", 8, 4, True),  # `def run_task(` at column 0
         ("src/tasks.py", 4, None, True),  # placed at its first byte, `def`
-        ("src/tasks.py", 13, None, False),  # indented, in a top-level `if`
+        ("src/tasks.py", 13, None, True),  # indented (in a top-level `if`): the renderer's call
         ("src/tasks.py", 17, None, False),  # a statement, no definition
         ("src/tasks.py", 14, None, False),  # inside `trace_task`: not a top-level line
-        ("src/pool.py", 12, None, False),  # a method's header: scope `class Pool`
+        ("src/pool.py", 12, None, True),  # a method's header, after its indentation
         ("src/pool.py", 15, None, False),  # a decorator: the def is named on line 16
         ("src/pool.py", 3, None, True),  # `LIMITS = {`, a top-level table
         ("src/table.c", 16, None, True),  # `backoff(`, its return type on line 15
@@ -120,14 +120,15 @@ def test_crlf_lines_are_placed_and_their_headers_cut_at_the_ending(tmp_path: Pat
         ("src/limits.c", 7, 6, False),  # `} int retry_cap(void)`: after the brace
         ("src/server.go", 20, None, True),  # `func Serve(`
         ("src/queue.rs", 3, None, True),  # `pub mod jobs {`
-        ("src/queue.rs", 4, None, False),  # `    pub struct Queue {` inside the module
+        ("src/queue.rs", 4, None, True),  # `    pub struct Queue {` inside the module
         ("src/client.ts", 6, 13, True),  # `export class Client {`: the export around it
     ],
 )
-def test_a_line_that_begins_with_its_own_top_level_header(
+def test_a_line_that_begins_with_its_own_header(
     file: str, line: int, column: int | None, heads: bool
 ) -> None:
-    """D48, spec/scopes section 4: such a line says itself where it is (no mark)."""
+    """D48, spec/scopes section 4: such a line says itself where it is (no mark at column
+    0, no header again indented as the sibling it follows: render/snippets.py)."""
     at = None if column is None else {line: column}
     found = TreeSitterScopes(cwd=str(FIXTURE)).of(file, file_lines(FIXTURE / file, [line], at=at))
     assert found.scopes[line] is not None

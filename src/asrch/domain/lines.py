@@ -22,8 +22,8 @@ class Placements(NamedTuple):
     `SCOPE_DEPTH`; `()` at the top level, None where the parse cannot place the line. No
     entry: the file was not parsed (no grammar)."""
     heads: frozenset[int] = frozenset()
-    """The lines among them that begin with the header of a top-level definition around
-    their match (`SourceLine.heads`)."""
+    """The lines among them that begin with the header of a definition around their match
+    (`SourceLine.heads`)."""
 
 
 class Definition(NamedTuple):
@@ -90,9 +90,9 @@ class SourceLine(NamedTuple):
     excerpt: Excerpt | None = None
     """Set when `text` is only the printable parts of a line too long to hold."""
     heads: bool = False
-    """The line begins, at its first byte, with the header of a top-level definition around
-    its match (`def f(` at column 0): it says itself where it is, so no `(top level)` mark
-    goes before it (D48)."""
+    """The line begins, after its indentation, with the header of a definition around its
+    match (`def f(`): at column 0 it says itself that it is at the top level, indented as
+    the header of the definition it leaves it says it is that one's sibling (D48)."""
 
 
 class FileScan(NamedTuple):

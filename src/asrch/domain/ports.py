@@ -144,7 +144,7 @@ class Scopes(Protocol):
         innermost kept); `()` at the top level. None where the parse cannot place the line
         for sure, or the file's line is no longer the line given: never a guessed scope.
         No entry at all: the file has no grammar, nothing was parsed. And which of the
-        lines placed at the top level begin with their own definition's header (D48)."""
+        lines begin with their own definition's header (D48)."""
         ...
 
     def around(self, file: str, line: int) -> Definition | Unplaced:

@@ -657,20 +657,24 @@ def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> 
     return False
 
 
-def _heads(node: Node, row: int, start: int, data: bytes) -> bool:
-    """`node` (a top-level definition) is named on `row`, and the line, which begins at
-    `start`, begins with it: at column 0 (`def f(`, `func New(`), or inside it (`name(void)`
-    under its return type), or with a node around it that starts there (`export function`).
-    Not an indented header (`def` in a top-level `if`) nor one after other text on its line
-    (`} int f(void) {`): those may read as inside the definition printed last (D48)."""
-    if _header_row(node) != row or data[start : start + 1].isspace():
+def _heads(definitions: list[Node], row: int, start: int, text: bytes) -> bool:
+    """The line `text`, which begins at `start`, begins (after its indentation) with the header of
+    a definition around its target named on `row`, the outermost such: its first byte that
+    is not blank is where the definition starts (`def f(`, `func New(`), or a node around
+    it that starts there (`export function`), or the definition started on a row above
+    (`name(void)` under its return type). Not a header after other text on its line
+    (`} int f(void) {`): that line may read as inside the definition printed last (D48).
+    How far it is indented is the reader's to judge (render/snippets.py)."""
+    own = next((d for d in definitions if _header_row(d) == row), None)
+    if own is None:
         return False
-    around = node
-    while around.parent is not None and around.start_byte >= start:  # the file's root: no
-        if around.start_byte == start:
+    first = start + len(text) - len(text.lstrip())
+    around = own
+    while around.parent is not None and around.start_byte >= first:  # the file's root: no
+        if around.start_byte == first:
             return True
         around = around.parent
-    return node.start_byte < start
+    return own.start_byte < start
 
 
 def _line_starts(data: bytes) -> list[int]:
@@ -825,7 +829,7 @@ class TreeSitterScopes:
                     continue
                 scopes.append(Scope(line=header + 1, text=_line_text(data, starts, header)))
             out[line.number] = tuple(scopes[-SCOPE_DEPTH:])
-            if not scopes and walk.definitions and _heads(walk.definitions[0], row, start, data):
+            if _heads(walk.definitions, row, start, text):
                 heads.add(line.number)
         return Placements(out, frozenset(heads))
 

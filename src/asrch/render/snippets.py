@@ -37,6 +37,8 @@ class Trail:
 
     def __init__(self) -> None:
         self.chain: tuple[int, ...] = ()
+        self.headers: tuple[Scope, ...] = ()
+        """The chain's headers, as printed."""
         self.known = True
         self.below: set[int] = set()
         """The last placed line and those printed after it: a header among them is in sight."""
@@ -57,7 +59,7 @@ class Trail:
         for line in lines:
             if line.scope_known is not None:
                 if line.scope_known and not placed:
-                    headers.update(self._entering(line.scope))
+                    headers.update(self._entering(line))
                 elif line.scope_known:
                     headers.update(s for s in line.scope if s.line not in self.chain)
                 mark = self._mark(line)
@@ -65,6 +67,7 @@ class Trail:
                     body.append(mark_line(line.number, mark))
                 self.known = bool(line.scope_known)
                 self.chain = tuple(s.line for s in line.scope)
+                self.headers = line.scope
                 self.below = set()
                 placed = True
             self.below.add(line.number)
@@ -75,20 +78,39 @@ class Trail:
     def _mark(self, line: SourceLine) -> str | None:
         if line.scope_known is False:
             return UNKNOWN if self.known else None
-        # A line that begins with its own top-level header says where it is itself.
+        # A line that begins at column 0 with its own header says it is at the top level.
+        says = line.heads and not _indent(line.text)
         leaves = self.chain or not self.known
-        return TOP_LEVEL if not line.scope and not line.heads and leaves else None
+        return TOP_LEVEL if not line.scope and not says and leaves else None
 
-    def _entering(self, scope: tuple[Scope, ...]) -> tuple[Scope, ...]:
-        """The headers of `scope` a reader of the trail does not have in mind."""
+    def _entering(self, line: SourceLine) -> tuple[Scope, ...]:
+        """The headers of `line`'s scope a reader of the trail does not have in mind."""
+        scope = line.scope
         if not self.known:
             return scope
         lines = [s.line for s in scope]
         if self.chain and self.chain[-1] in lines:
             return scope[lines.index(self.chain[-1]) + 1 :]
         new = tuple(s for s in scope if s.line not in self.chain)
-        # Out of an inner definition into one printed before: its header again.
-        return new or scope[-1:]
+        if new or not scope:
+            return new
+        # Out of an inner definition into one printed before: its header again, unless
+        # the line begins with its own header indented as the inner one's (the next
+        # method of a class): it reads as that one's sibling.
+        depth = len(scope)
+        if (
+            line.heads
+            and self.chain[:depth] == tuple(lines)
+            and len(self.headers) > depth
+            and _indent(line.text) == _indent(self.headers[depth].text)
+        ):
+            return ()
+        return scope[-1:]
+
+
+def _indent(text: bytes) -> bytes:
+    """A line's leading blanks, as in the file."""
+    return text[: len(text) - len(text.lstrip(b" \t"))]
 
 
 def snippet_lines(
