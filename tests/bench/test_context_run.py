@@ -14,8 +14,6 @@ from bench.context.tasks import TASKS
 
 Result = tuple[dict[str, Any], str]
 THREE = ("json-circular", "tarfile-blocksize", "getpass-user")
-# One worker runs the module, so its module fixture is made once (nox: --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("context-run")
 
 
 @pytest.fixture(scope="module")

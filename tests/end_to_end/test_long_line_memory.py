@@ -8,9 +8,6 @@ from pathlib import Path
 
 import pytest
 
-# One worker runs the module, so its module fixture is made once (nox: --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("long-line")
-
 _PEAK = """
 import io, sys
 from asrch.entry import main

@@ -25,8 +25,6 @@ from tests.support.jsonrpc import INITIALIZED, initialize
 
 ASRCH = shutil.which("asrch", path=str(Path(sys.executable).parent)) or "asrch"
 FOOTPRINT_LIMIT = 4096
-# One worker runs the module, so its module fixture is made once (nox: --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("agents")
 
 
 class Session:
