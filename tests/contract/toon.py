@@ -14,7 +14,9 @@ _LIST = re.compile(r"^([a-z_]+)\[(\d+)\]:$")
 _ITEM = re.compile(r"^  - ([a-z_]+): (.*)$")
 _FIELD = re.compile(r"^  ([a-z_]+): (.*)$")
 _LIST_FIELD = re.compile(r"^  ([a-z_]+)\[(\d+)\]: (.*)$")
-_HEADER = re.compile(r"^== (\d+)-(\d+) \((\d+) hits?, cluster (\d+)/(\d+)\) ==$")
+_HEADER = re.compile(r"^== (\d+)(?:-(\d+))? \((\d+) hits?(?:, cluster (\d+)/(\d+))?\) ==$")
+"""A cluster: `START-END` (`START` alone for 1 line), its hits, and `cluster I/C` when the
+clusters take more than 1 page."""
 _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
 _ELIDED = re.compile(r"-- [0-9]+ lines --")
 _SCOPE = re.compile(r"^(\d+)=(.*)$")
@@ -94,8 +96,9 @@ class Cluster:
     start: int
     end: int
     hits: int
-    index: int
-    of: int
+    index: int | None
+    of: int | None
+    """`cluster I/C`: None where the text leaves it out (1 page)."""
     snippets: list[list[Line]] = field(default_factory=list)
 
 
@@ -156,8 +159,9 @@ def read(text: str) -> Answer:
         elif m := _FIELD.match(line):
             answer.fields[m.group(1)] = decode(m.group(2))
         elif m := _HEADER.match(line):
-            start, end, hits, index, of = map(int, m.groups())
-            answer.clusters.append(Cluster(start, end, hits, index, of, [[]]))
+            start, end, hits, index, of = (None if g is None else int(g) for g in m.groups())
+            assert start is not None and hits is not None, line
+            answer.clusters.append(Cluster(start, end or start, hits, index, of, [[]]))
             snippets = answer.clusters[-1].snippets
         elif line == "--" or _ELIDED.fullmatch(line):  # `-- K lines --`: show --scope (D46)
             snippets.append([])

@@ -13,8 +13,9 @@ def _hits(n: int) -> str:
 
 
 def render_sample(report: SampleReport, spelling: Spelling) -> str:
-    """D42: the counts, and the page only when there are more (each cluster header says
-    `cluster I/C`); not the query, file or settings the agent typed."""
+    """D42: the counts, and the page only when there are more (then each cluster header
+    says `cluster I/C`: on 1 page the clusters printed are all); not the query, file or
+    settings the agent typed."""
     fields: list[tuple[str, Scalar]] = [("matches", count(report.matches, report.capped))]
     if report.kept < report.matches:
         fields.append(("clustered", report.kept))
@@ -27,9 +28,9 @@ def render_sample(report: SampleReport, spelling: Spelling) -> str:
     trail = Trail()
     for view in report.shown:
         c = view.cluster
-        lines.append(
-            f"== {c.first}-{c.last} ({_hits(c.hits)}, cluster {view.number}/{report.clusters}) =="
-        )
+        span = f"{c.first}" if c.first == c.last else f"{c.first}-{c.last}"
+        where = f", cluster {view.number}/{report.clusters}" if report.pages > 1 else ""
+        lines.append(f"== {span} ({_hits(c.hits)}{where}) ==")
         lines += snippet_lines(view.snippets, trail)
     lines += text_notice_lines(report.notices, spelling)
     lines += next_lines(report.next_step, spelling)
