@@ -233,6 +233,7 @@ def count_files(
     Without `census`, rg prints only the files with a match (`rg --count`) and the binary
     files are not counted (`binary` 0): where no answer says them (D45).
     """
+    launch = launch.walking(target)
     if not census:
         return _matched_only(rg, query, target, cap=cap, launch=launch)
     return _census_count(rg, query, target, cap=cap, launch=launch)

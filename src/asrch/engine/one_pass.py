@@ -414,6 +414,7 @@ def count_terms(
     """One Tally per query under the directory `target`, each its own path-ordered
     scan cut at `cap`: one rg run over the tree, its lines judged per query as they come."""
     # The filters (D30, one set for every term) drop files before anything is kept.
+    launch = launch.walking(target)
     given = launch.operand(target)
     kept = kept_by_filters(queries[0], target, given) if queries[0].filters.active else None
     files = _Files(kept)
