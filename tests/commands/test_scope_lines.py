@@ -255,3 +255,17 @@ def test_a_later_match_of_a_snippet_that_leaves_the_chain_gets_its_mark_in_place
 
 def test_a_file_without_a_grammar_gets_no_mark() -> None:
     assert _show({}) == ["3:        hit = 1", "--", "8:        return hit"]
+
+
+def test_a_line_that_opens_its_definition_puts_it_in_the_readers_mind() -> None:
+    # `def main():` at line 1, then `main()` under a top-level `if`: indented after the
+    # header, it would read as inside `main` (spec/scopes section 4).
+    source = "def main():\n    pass\nif x:\n    main()\n"
+    engine = FakeSearcher(files={"m.py": source})
+    for heads, expected in (
+        (frozenset({1}), ["1:def main():", "--", "4=(top level)", "4:    main()"]),
+        (frozenset(), ["1:def main():", "--", "4:    main()"]),  # a line, not a header
+    ):
+        scopes = FakeScopes({1: (), 4: ()}, heads=heads)
+        report = run_show(engine, "main()", "m.py", FIXED, line=None, context=0, scopes=scopes)
+        assert _body(render_show(report, COMMAND_LINE)) == expected

@@ -8,16 +8,19 @@ is read back with a TOON reader written apart from the renderers.
 import dataclasses
 import shlex
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from asrch.domain.text_safety import json_text
+from asrch.engine.scopes import TreeSitterScopes
 from asrch.render.scout import is_the_path
 from tests.contract import toon
 from tests.contract.schemas import COMMANDS, as_pydantic_prints, one_answer
 from tests.golden.examples import Example, parse_examples
 from tests.golden.runner import Trees, run_example, slug, spec_pairs
+from tests.support.source_lines import file_lines
 
 
 def _as_json(example: Example) -> Example | None:
@@ -70,69 +73,75 @@ def _indent(text: str) -> str:
     return text[: len(text) - len(text.lstrip(" \t"))]
 
 
-def _printed_scopes(
-    snippets: list[dict[str, Any]], printed: list[tuple[int, str]]
-) -> list[tuple[int, str]]:
+def _printed_scopes(snippets: list[dict[str, Any]], heads: frozenset[int]) -> list[tuple[int, str]]:
     """The `N=` lines the text prints for the JSON's snippets (D31, D48), read apart from
-    the renderer: a reader has in mind the chain of the last placed line (nothing where
-    that one was not placed). Before each snippet, the headers above it that its first
-    placed line needs (a later line: those outside the chain) and that the reader has
-    neither in mind nor in sight (printed since the last placed line); then, above each
-    placed line, `(top level)` or `(unknown)` where it leaves what the reader has in mind.
-    The JSON does not say which line begins with its own definition's header (spec/scopes
-    section 4: no `(top level)` before one at column 0, no header again before one
-    indented as the inner header it leaves): on such a line, where the indentation allows
-    it, the mark or header is expected as `printed` has it (tests/engine says which)."""
+    the renderer: a reader has in mind the chain of the last placed line, and its own
+    definition when the line begins with its header (`heads`, which the JSON does not
+    carry: the parse's, tests/engine); nothing where that line was not placed. Before
+    each snippet, the headers above it that its first placed line needs (a later line:
+    those outside the chain) and that the reader has neither in mind nor in sight
+    (printed since the last placed line), but none for a line that begins with its own
+    header indented as the inner one it leaves; then, above each placed line, `(top
+    level)` (not before a line that begins at column 0 with its own header) or
+    `(unknown)` where it leaves what the reader has in mind."""
     out: list[tuple[int, str]] = []
-    mind: list[int] | None = []
-    texts: list[str] = []
+    mind: list[tuple[int, str]] | None = []
     in_sight: set[int] = set()
     for snippet in snippets:
         lines = snippet["lines"]
         first = lines[0]["line"]
         before = in_sight
         headers: set[tuple[int, str]] = set()
-        optional: set[tuple[int, str]] = set()
         marks: list[tuple[int, str]] = []
         placed = False
         for ln in lines:
             if ln["scope_known"] is not None:
                 chain = [(s["line"], s["text"]) for s in ln["scope"]]
                 numbers = [n for n, _ in chain]
+                minded = [n for n, _ in mind or []]
+                own = ln["line"] in heads
                 if ln["scope_known"] and not placed:
                     if mind is None:
                         headers.update(chain)
-                    elif mind and mind[-1] in numbers:
-                        headers.update(chain[numbers.index(mind[-1]) + 1 :])
+                    elif mind and minded[-1] in numbers:
+                        headers.update(chain[numbers.index(minded[-1]) + 1 :])
                     else:
-                        new = [h for h in chain if h[0] not in mind]
+                        new = [h for h in chain if h[0] not in minded]
                         depth = len(chain)
                         sibling = (
-                            not new
-                            and mind[:depth] == numbers
-                            and len(texts) > depth
-                            and _indent(ln["text"]) == _indent(texts[depth])
+                            own
+                            and minded[:depth] == numbers
+                            and len(mind) > depth
+                            and _indent(ln["text"]) == _indent(mind[depth][1])
                         )
-                        headers.update(new or chain[-1:])
-                        optional.update(chain[-1:] if sibling else [])
+                        headers.update(new or ([] if sibling or not chain else chain[-1:]))
                 elif ln["scope_known"]:
-                    headers.update(h for h in chain if h[0] not in (mind or []))
+                    headers.update(h for h in chain if h[0] not in minded)
                 if not ln["scope_known"] and mind is not None:
                     marks.append((ln["line"], "(unknown)"))
-                mark = (ln["line"], "(top level)")
-                indented = not ln["text"] or ln["text"][:1].isspace()
-                if ln["scope_known"] and not chain and mind != [] and (indented or mark in printed):
-                    marks.append(mark)
-                mind = numbers if ln["scope_known"] else None
-                texts = [t for _, t in chain]
+                says = own and not _indent(ln["text"])
+                if ln["scope_known"] and not chain and mind != [] and not says:
+                    marks.append((ln["line"], "(top level)"))
+                if ln["scope_known"]:
+                    mind = [*chain, (ln["line"], ln["text"])] if own else chain
+                else:
+                    mind = None
                 in_sight = set()
                 placed = True
             in_sight.add(ln["line"])
-        lead = sorted(h for h in headers if h[0] < first and h[0] not in before)
-        without = [h for h in lead if h not in optional]
-        out += lead if printed[len(out) : len(out) + len(lead)] == lead else without
+        out += sorted(h for h in headers if h[0] < first and h[0] not in before)
         out += marks
     return out
+
+
+def _heads(cwd: Path, file: str, snippets: list[dict[str, Any]]) -> frozenset[int]:
+    """The placed lines of `file` (as the answer names it, from `cwd`) that begin with
+    their own definition's header, by the parse the answer was made with."""
+    placed = [ln["line"] for s in snippets for ln in s["lines"] if ln["scope_known"]]
+    if not placed:
+        return frozenset()
+    path = cwd / file
+    return TreeSitterScopes(cwd=str(cwd)).of(file, file_lines(path, placed)).heads
 
 
 ECHOED = ("query", "path", "file", "mode", "case", "types", "globs", "context", "clusters", "line")
@@ -222,7 +231,7 @@ def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
             _counts(row["files"], item["files"], item["capped"], f"{path} {row['term']}")
 
 
-def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
+def _same_sample(text: toon.Answer, answer: dict[str, Any], cwd: Path) -> None:
     f = text.fields
     _counts(f["matches"], answer["matches"], answer["capped"], "matches")
     assert int(f.get("clustered", answer["matches"])) == answer["clustered"]
@@ -249,10 +258,10 @@ def _same_sample(text: toon.Answer, answer: dict[str, Any]) -> None:
             assert [s["index"] for s in answer["shown"]] == list(range(1, answer["clusters"] + 1))
         assert _lines(cluster.snippets) == _json_lines(shown["snippets"])
     snippets = [s for shown in answer["shown"] for s in shown["snippets"]]
-    assert text.scopes == _printed_scopes(snippets, text.scopes)
+    assert text.scopes == _printed_scopes(snippets, _heads(cwd, answer["file"], snippets))
 
 
-def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
+def _same_show(text: toon.Answer, answer: dict[str, Any], status: int, cwd: Path) -> None:
     f = text.fields
     if "window" in f:
         assert answer["matches"] is None
@@ -270,14 +279,16 @@ def _same_show(text: toon.Answer, answer: dict[str, Any], status: int) -> None:
         _counts(f["matches"], answer["matches"], answer["capped"], "matches")
     assert answer["refused"] == (status == 3)
     assert _lines(text.snippets) == _json_lines(answer["snippets"])
-    assert text.scopes == _printed_scopes(answer["snippets"], text.scopes)
+    heads = _heads(cwd, answer["file"], answer["snippets"])
+    assert text.scopes == _printed_scopes(answer["snippets"], heads)
 
 
 @pytest.mark.parametrize(("example", "again"), CASES, ids=[slug(e) for e, _ in CASES])
 def test_the_json_answer_says_what_the_text_says(
     example: Example, again: Example, trees: Trees
 ) -> None:
-    result = run_example(again, trees)
+    cwd = trees.for_example(again)
+    result = run_example(again, trees, cwd=cwd)
     where = f"$ {again.command}  (spec/{example.file.name}:{example.line})"
     assert result.status == example.exit_status, f"{where}: exit {result.status}"
     if example.on_stderr:
@@ -306,6 +317,6 @@ def test_the_json_answer_says_what_the_text_says(
         case "survey":
             _same_survey(text, answer)
         case "sample":
-            _same_sample(text, answer)
+            _same_sample(text, answer, cwd)
         case "show":
-            _same_show(text, answer, result.status)
+            _same_show(text, answer, result.status, cwd)

@@ -86,11 +86,13 @@ def outside_git(path: Path) -> bool:
     return not any((parent / ".git").exists() for parent in [path, *path.parents])
 
 
-def run_example(example: Example, trees: Trees) -> Result:
+def run_example(example: Example, trees: Trees, *, cwd: Path | None = None) -> Result:
+    """`example` run in a tree of its corpus: `cwd` when the caller made it (to read it
+    after), else a fresh one."""
     words = shlex.split(example.command)
     if not words or words[0] != "asrch":
         raise ValueError(f"{example.location}: examples run asrch, not {example.command!r}")
-    cwd = trees.for_example(example)
+    cwd = trees.for_example(example) if cwd is None else cwd
     env = {k: v for k, v in os.environ.items() if not k.startswith(("RIPGREP", "ASRCH_"))}
     return run_asrch(words[1:], cwd=cwd, environ=env)
 

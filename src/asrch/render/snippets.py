@@ -66,8 +66,13 @@ class Trail:
                 if mark is not None:
                     body.append(mark_line(line.number, mark))
                 self.known = bool(line.scope_known)
-                self.chain = tuple(s.line for s in line.scope)
                 self.headers = line.scope
+                if line.heads:
+                    # Its own definition: printed here, the reader takes what follows
+                    # to be inside it (`def main():` ... `    main()` under `if`).
+                    own = line.text.rstrip(b"\r\n")
+                    self.headers = (*line.scope, Scope(line.number, own))
+                self.chain = tuple(s.line for s in self.headers)
                 self.below = set()
                 placed = True
             self.below.add(line.number)
