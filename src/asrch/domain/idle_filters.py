@@ -115,10 +115,5 @@ def one_zero_note(notices: Sequence[Notice], cause: IdleFilterNotice | None) -> 
     if cause is None:
         return tuple(n for n in notices if not isinstance(n, IdleFilterNotice))
     near = next((n for n in notices if isinstance(n, NearNotice) and n.probe == "path"), None)
-    out: list[Notice] = []
-    for notice in notices:
-        if isinstance(notice, zero):
-            out.append(cause._replace(near=near))
-        elif not isinstance(notice, IdleFilterNotice):
-            out.append(notice)
-    return tuple(out)
+    kept = [n for n in notices if not isinstance(n, (*zero, IdleFilterNotice))]
+    return (cause._replace(near=near), *kept)
