@@ -235,17 +235,19 @@ def pattern_probe_argv(rg: str, query: Query) -> list[str]:
     return [rg, "--no-config", *pattern_args(query), "--", "-"]
 
 
-def lines_argv(rg: str, queries: Sequence[Query], target: str) -> list[str]:
+def lines_argv(
+    rg: str, queries: Sequence[Query], target: str, *, log_binary: bool = True
+) -> list[str]:
     """Every line matching any of the queries (one mode), once, grouped per file:
     `PATH NUL` then the lines, a blank line before each next file; in path order (one
-    walking thread: the reader judges while rg walks). With the debug log naming each
-    binary file met while walking."""
+    walking thread: the reader judges while rg walks). With `log_binary`, the debug log
+    naming each binary file met while walking."""
     flags = pattern_args(queries[0])
     mode_flags = [f for f in flags if not is_pattern_arg(f)]
     return [
         rg,
         *BASE_FLAGS,
-        LOG_BINARY,
+        *([LOG_BINARY] if log_binary else []),
         "--heading",
         "--with-filename",
         "--null",

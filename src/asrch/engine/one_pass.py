@@ -409,10 +409,38 @@ class _Sink:
 
 
 def count_terms(
-    rg: str, queries: Sequence[Query], target: str, *, cap: int, launch: Launch = HERE
+    rg: str,
+    queries: Sequence[Query],
+    target: str,
+    *,
+    cap: int,
+    launch: Launch = HERE,
+    census: bool = True,
 ) -> list[Tally]:
     """One Tally per query under the directory `target`, each its own path-ordered
-    scan cut at `cap`: one rg run over the tree, its lines judged per query as they come."""
+    scan cut at `cap`: one rg run over the tree, its lines judged per query as they come.
+
+    Without `census` (D45: a text answer prints the binary files only in its zero note)
+    rg walks without its debug log, whose line per binary file cost the walk ≈12 % of
+    its CPU on a Python installation (18,774 `.pyc`, docs/performance.md), and each
+    Tally's `binary` is 0, unless no term matched here: then, and when a file looked
+    binary (rg's warning after a match, which only the log can tell from a text line
+    that reads the same), the walk is made again with the log."""
+    plain = not census
+    found_tallies = _count_terms(rg, queries, target, cap=cap, launch=launch, log=census)
+    if found_tallies is None or (plain and not any(t.files for t in found_tallies)):
+        found_tallies = _count_terms(rg, queries, target, cap=cap, launch=launch, log=True)
+    assert found_tallies is not None
+    if plain and any(t.files for t in found_tallies):
+        return [t._replace(binary=0) for t in found_tallies]
+    return found_tallies
+
+
+def _count_terms(
+    rg: str, queries: Sequence[Query], target: str, *, cap: int, launch: Launch, log: bool
+) -> list[Tally] | None:
+    """`count_terms` with or without rg's debug log; None: without it, a file looked
+    binary (the log is needed to tell)."""
     # The filters (D30, one set for every term) drop files before anything is kept.
     launch = launch.walking(target)
     given = launch.operand(target)
@@ -420,7 +448,7 @@ def count_terms(
     files = _Files(kept)
     with (
         ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool,
-        RgRun(lines_argv(rg, queries, given), launch, pipe_size=_PIPE) as run,
+        RgRun(lines_argv(rg, queries, given, log_binary=log), launch, pipe_size=_PIPE) as run,
     ):
         judge = _Judge(rg, queries, cap=cap, launch=launch, pool=pool)
         streams: _Streams | None = None
@@ -436,6 +464,8 @@ def count_terms(
             judge.abandon()
             raise
         said = run.finish()
+    if not log and files.looked_binary:
+        return None
     # Read from rg's log once (4 MB on a Python installation's 18,774 `.pyc` files), put
     # in path order once: each term cut at the cap counts those before its last file.
     binary = said.binary_paths() if said.binary else []

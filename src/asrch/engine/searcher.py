@@ -215,7 +215,9 @@ class RipgrepSearcher:
         from asrch.engine.one_pass import count_terms
 
         try:
-            return count_terms(self.rg, queries, target, cap=cap, launch=self._launch)
+            return count_terms(
+                self.rg, queries, target, cap=cap, launch=self._launch, census=self.census
+            )
         except RgRefusedError:
             # Whose fault: each query alone says (and blames it).
             return self.count_many([(q, target) for q in queries], cap=cap)
