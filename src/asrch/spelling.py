@@ -19,7 +19,8 @@ import json
 import shlex
 from typing import Any
 
-from asrch.commands.table import COMMANDS, Argument, Command
+from asrch.commands.arguments import Argument
+from asrch.commands.table import COMMANDS, Command
 from asrch.domain.limits import LINE_CAP
 from asrch.domain.words import NextStep, Reference, Value
 from asrch.render.next_step import PREFIX

@@ -18,7 +18,8 @@ from asrch.cli.errors import (
     read_whole_number,
 )
 from asrch.cli.help import APP_HELP, COMMAND_HELP, SHARED
-from asrch.commands.table import COMMANDS, Argument
+from asrch.commands.arguments import Argument
+from asrch.commands.table import COMMANDS
 from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.text_safety import quote
 from asrch.render.errors import error_line

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from asrch.commands.table import COMMANDS, Argument, run
+from asrch.commands.arguments import Argument
+from asrch.commands.table import COMMANDS, run
 from asrch.domain.errors import OutOfRangeError
 from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher

@@ -29,7 +29,8 @@ from asrch.cli.errors import (
     worded,
 )
 from asrch.cli.help import APP_HELP, COMMAND_HELP
-from asrch.commands.table import COMMANDS, Argument, Command, run
+from asrch.commands.arguments import Argument
+from asrch.commands.table import COMMANDS, Command, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.words import Spelling

@@ -35,7 +35,8 @@ from cyclopts.exceptions import (
     UnusedCliTokensError,
 )
 
-from asrch.commands.table import COMMANDS, Argument, Command, allows_regex
+from asrch.commands.arguments import Argument
+from asrch.commands.table import COMMANDS, Command, allows_regex
 from asrch.domain.errors import InputError, NotDigitsError
 from asrch.domain.text_safety import quote
 

@@ -8,7 +8,8 @@ examples. Together under 4 KB: an agent reads them once (issue 25).
 import textwrap
 from typing import Any
 
-from asrch.commands.table import COMMANDS, COMMON, SCOUT, Argument, Command
+from asrch.commands.arguments import COMMON, Argument
+from asrch.commands.table import COMMANDS, SCOUT, Command
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from asrch.cli.help import SHARED, grammar, spelled
-from asrch.commands.table import COMMANDS, SCOUT, Argument, Command
+from asrch.commands.arguments import Argument
+from asrch.commands.table import COMMANDS, SCOUT, Command
 
 BEGIN = "<!-- BEGIN option lists: generated from src/asrch/commands/table.py -->"
 END = "<!-- END option lists -->"

@@ -1,8 +1,8 @@
 """`sample`: the clusters of one term in one file, one page of them."""
 
+from asrch.commands.arguments import CLUSTERS, PAGE
 from asrch.commands.checks import query_first, require_file
 from asrch.commands.options import require_kept, single_query
-from asrch.commands.table import CLUSTERS, PAGE
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
 from asrch.domain.limits import KEEP_CAP, SCAN_CAP

@@ -1,8 +1,8 @@
 """`show`: the matches of one term in one file with context, or one line's window."""
 
+from asrch.commands.arguments import CONTEXT, LINE
 from asrch.commands.checks import query_first, require_file
 from asrch.commands.options import filters_of, require_kept, single_query
-from asrch.commands.table import CONTEXT, LINE
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
 from asrch.domain.errors import InputError

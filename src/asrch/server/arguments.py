@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from difflib import get_close_matches
 from typing import Any
 
-from asrch.commands.table import COMMANDS, Argument, Command
+from asrch.commands.arguments import Argument
+from asrch.commands.table import COMMANDS, Command
 from asrch.domain.errors import InputError
 from asrch.domain.text_safety import quote
 
