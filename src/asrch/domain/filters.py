@@ -323,9 +323,20 @@ class Filters(NamedTuple):
         """`keeps` for a walk of `target` above the working directory: a file under the
         working directory is matched from there (none of its components is the searched
         path's own), any other whole, below the searched path's `below` components."""
+        # rg reaches the working directory through the directories between it and the
+        # searched path, each matched whole: an exclude matching one (`!b` over `b/x`)
+        # prunes the working directory's files with it.
+        above = ["", *components(self.cwd)]
+        pruned = any(
+            glob.matches(above[:depth], is_dir=True)
+            for depth in range(below + 1, len(above))
+            for glob in self.excludes
+        )
 
         def keeps(path: str) -> bool:
-            return self.keeps(path, below=0 if path.startswith(self.cwd) else below)
+            if path.startswith(self.cwd):
+                return not pruned and self.keeps(path, below=0)
+            return self.keeps(path, below=below)
 
         return keeps
 
