@@ -1,5 +1,6 @@
 """Settings for the whole suite, and D50's check that each tier asked for ran a test."""
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -9,7 +10,10 @@ from asrch.engine import process
 
 # No test here times anything (speed is measured in bench/, against rg): hypothesis'
 # per-example deadline would only make examples fail when the machine is busy.
-settings.register_profile("asrch", deadline=None)
+# Under CI (`.ci/run`, a fresh clone with no example database) the draws are derandomized:
+# the same commit draws the same examples, so a run's colour is the code's, not the
+# seed's. Outside CI they stay random, which is how the draws find new cases.
+settings.register_profile("asrch", deadline=None, derandomize=bool(os.environ.get("CI")))
 settings.load_profile("asrch")
 
 
