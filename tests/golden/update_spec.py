@@ -4,6 +4,7 @@ Only after an intended change (`nox -s update`): review the diff before committi
 Both languages get the same new text, example by example.
 """
 
+import shutil
 from pathlib import Path
 
 from tests.golden.examples import Example, parse_examples, render_expected
@@ -22,7 +23,15 @@ def _rewrite(path: Path, examples: list[Example], bodies: list[list[str]]) -> bo
 
 
 def main() -> None:
-    trees = Trees(new_base())
+    base = new_base()
+    try:
+        _update(Trees(base))
+    finally:
+        # Each run copies the corpora (≈46 MB): left behind, they filled /tmp.
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _update(trees: Trees) -> None:
     for japanese, english in spec_pairs():
         ja = parse_examples(japanese)
         bodies = []
