@@ -15,7 +15,6 @@ Either offers no step whose `next:` line would pass the line cap (D8): a cut com
 would not run as pasted.
 """
 
-import json
 import shlex
 from typing import Any
 
@@ -135,7 +134,7 @@ class Tool:
         if reference.form == "given":
             value = reference.words[0]
             shown = [value] if argument.many else value
-            return f"{key}: {json.dumps(shown, ensure_ascii=False)}"
+            return f"{key}: {_as_json(shown)}"
         return key
 
     def call(self, step: NextStep) -> tuple[str, dict[str, Any]] | None:
@@ -169,8 +168,17 @@ def _items(value: Value) -> tuple[Value, ...]:
 
 def _call_line(tool: str, arguments: dict[str, Any]) -> str:
     """`sample(query="connect", file="src/net/pool.py")`, each value as JSON writes it."""
-    given = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())
+    given = ", ".join(f"{k}={_as_json(v)}" for k, v in arguments.items())
     return f"{tool}({given})"
+
+
+def _as_json(value: Any) -> str:
+    """The value as JSON writes it. `json` is imported here: only the tools' spelling (the
+    MCP server) writes JSON, and the command line's text path must not pay for it
+    (`tests/cli/test_imports.py`)."""
+    import json  # noqa: PLC0415
+
+    return json.dumps(value, ensure_ascii=False)
 
 
 COMMAND_LINE = CommandLine()

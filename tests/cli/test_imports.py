@@ -104,3 +104,25 @@ def test_asrch_mcp_without_a_piece_of_the_extra_says_how_to_install_it(
         f"error: asrch mcp needs the mcp extra, which is not installed (no module {missing}); "
         f"install it with: {sys.executable} -m pip install -e '{checkout}[mcp]'\n"
     )
+
+
+# --- start-up: what only some paths need is imported on those paths -----------------
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(c) for c in COMMANDS])
+def test_the_text_path_builds_no_help(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """The help texts are built only for `--help` or a usage error (docs/performance.md,
+    *Start-up*)."""
+    modules = _imported(tmp_path, *args)
+    assert "asrch.cli" in modules, "the listing is read correctly"
+    assert "asrch.cli.help" not in modules
+
+
+def test_the_start_up_path_imports_no_json_and_no_textwrap(tmp_path: Path) -> None:
+    """A scout that lists nothing (one rg `--count`, the bench's start-up figure) needs
+    neither `json` (rg's `--json` events, the tools' spelling, `--format json`) nor
+    `textwrap` (the help texts')."""
+    modules = _imported(tmp_path, "scout", "-i", "zqxjv-absent", ".")
+    assert "asrch.cli" in modules, "the listing is read correctly"
+    leaked = sorted(m for m in modules if m in {"json", "textwrap"} or m.startswith("json."))
+    assert not leaked, f"asrch scout -i zqxjv-absent . imports {leaked}"

@@ -28,7 +28,6 @@ from asrch.cli.errors import (
     refuse_flag_values,
     worded,
 )
-from asrch.cli.help import APP_HELP, COMMAND_HELP
 from asrch.commands.arguments import Argument
 from asrch.commands.table import COMMANDS, Command, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
@@ -193,8 +192,10 @@ def _write_failure(exc: BaseException) -> OSError | None:
     return None
 
 
-def build_app() -> App:
-    """The cyclopts app of every command: the table's four, and `mcp`."""
+def build_app(only: str | None = None) -> App:
+    """The cyclopts app of every command: the table's four, and `mcp`; or of the one
+    named `only` (a line that names a command is parsed by its own alone: the same
+    answer, without building the others' signatures on every start-up)."""
     app = App(
         name="asrch",
         help_flags=(),
@@ -206,12 +207,23 @@ def build_app() -> App:
         verbose=False,
     )
     for name, command in COMMANDS.items():
-        app.command(_function(command), name=name)
-    app.command(mcp, name="mcp")
+        if only in (None, name):
+            app.command(_function(command), name=name)
+    if only in (None, "mcp"):
+        app.command(mcp, name="mcp")
     return app
 
 
-app = build_app()
+_APPS: dict[str | None, App] = {}
+
+
+def app_for(tokens: Sequence[str]) -> App:
+    """The app that reads `tokens`: the named command's own, or every command's for a
+    line that names none (its error names the word and the commands, as before)."""
+    only = tokens[0] if tokens and (tokens[0] in COMMANDS or tokens[0] == "mcp") else None
+    if only not in _APPS:
+        _APPS[only] = build_app(only)
+    return _APPS[only]
 
 
 def write(stream: Any, text: str, name: str = "stdout") -> None:
@@ -260,10 +272,14 @@ def emit(
 
 
 def _command_of(tokens: Sequence[str]) -> str | None:
-    return tokens[0] if tokens and tokens[0] in COMMAND_HELP else None
+    return tokens[0] if tokens and (tokens[0] in COMMANDS or tokens[0] == "mcp") else None
 
 
 def _help_for(command: str | None) -> str:
+    # The help texts are built only when one is printed (`--help`, a usage error), not
+    # on every start-up (`tests/cli/test_imports.py`).
+    from asrch.cli.help import APP_HELP, COMMAND_HELP
+
     return COMMAND_HELP[command] if command else APP_HELP
 
 
@@ -274,7 +290,7 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
         raise ArgumentError("missing command", with_help=True)
     refuse_flag_values(tokens)
     try:
-        _, bound, _ = app.parse_args(list(tokens))
+        _, bound, _ = app_for(tokens).parse_args(list(tokens))
     except CycloptsError as exc:
         raise worded(exc, tokens) from None
     values = dict(bound.arguments)
