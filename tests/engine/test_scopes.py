@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.limits import SCOPE_MAX_BYTES
-from asrch.domain.lines import Scope, SourceLine
+from asrch.domain.lines import Definition, Scope, SourceLine
 from asrch.engine.scopes import LANGUAGES, TreeSitterScopes
 from tests.support.source_lines import file_lines
 
@@ -251,3 +251,67 @@ def test_a_grammar_package_imported_after_its_binding_is_whole() -> None:
         [sys.executable, "-c", program], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+_GUARDED_HH = """\
+#ifndef GUARD_HH
+#define GUARD_HH
+#if defined(USE_A)
+class Pool : public A {
+#else
+class Pool : public B {
+#endif
+public:
+    int size() const
+    {
+        return n;
+    }
+    int n;
+};
+int grow(int a)
+{
+#ifdef FAST
+    a *= 2;
+#else
+    a += 1;
+#endif
+    return a;
+}
+#if defined(WIDE)
+int shrink(long a)
+#else
+int shrink(int a)
+#endif
+{
+    return a - 1;
+}
+#endif
+"""
+
+
+def test_cpp_lines_an_if_group_hides_are_read_in_its_first_branch(tmp_path: Path) -> None:
+    # The 2 headers of `Pool` make tree-sitter wrap the whole `#ifndef` in 1 ERROR (lnav's
+    # pugixml.cpp). With the first branch of each `#if` taken, `grow` parses whole, and
+    # its `#ifdef` is balanced inside its body: its lines are in `grow` in every
+    # configuration. `Pool` outlives the group that holds its header and `shrink`'s header
+    # differs by branch: no scope. A branch not taken (line 20) is not read.
+    (tmp_path / "p.hh").write_text(_GUARDED_HH)
+    assert [_headers("p.hh", n, tmp_path) for n in (18, 22, 23)] == [[15], [15], [15]]
+    assert [_headers("p.hh", n, tmp_path) for n in (11, 13, 20, 30)] == [None] * 4
+
+
+def test_a_group_that_moves_a_brace_places_nothing_across_it(tmp_path: Path) -> None:
+    # With `X`, line 9 is in `g`; without it, in `f`: neither is claimed.
+    (tmp_path / "m.cc").write_text(
+        "class C {\n#if Y\n};\n#endif\n"
+        "int f(int a)\n{\n#ifdef X\n    return a;\n}\nint g(int a)\n{\n#endif\n"
+        "    return a + 1;\n}\n"
+    )
+    assert [_headers("m.cc", n, tmp_path) for n in (8, 13)] == [None, None]
+
+
+def test_show_scope_reads_the_first_branch_alike(tmp_path: Path) -> None:
+    (tmp_path / "p.hh").write_text(_GUARDED_HH)
+    scopes = TreeSitterScopes(cwd=str(tmp_path))
+    assert scopes.around("p.hh", 22) == Definition(15, 23)
+    assert scopes.around("p.hh", 11) == "uncertain"

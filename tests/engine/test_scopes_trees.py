@@ -76,7 +76,7 @@ def test_tokio_runtime() -> None:
 @pytest.mark.slow
 def test_lnav_src() -> None:
     files = _files(_tree("ASRCH_LNAV_TREE"), "*.cc", "*.hh", "*.cpp")
-    # Below the 98 % target (issue 31): tree-sitter's C++ grammar wraps whole regions in
-    # one error (`#ifndef` around pugixml.cpp, `#if` halves inside expressions, an
-    # anonymous `namespace {`), where no line is placed rather than guessed.
-    _check(figures(ctags_functions(_ctags_or_skip(), "C++", files), _place), 0.85)
+    # Below the 98 % target (issue 31): 95.9 % since lines an `#if` group's error hid are
+    # read in its first branches (88.3 % before); the rest: pugixml's macro namespaces
+    # (`PUGI__NS_BEGIN`), `#if` halves inside expressions, generated re2c code.
+    _check(figures(ctags_functions(_ctags_or_skip(), "C++", files), _place), 0.95)

@@ -25,6 +25,10 @@ guess) when
   definition short there and read its tail as new top-level code (C's `#ifdef` halves
   of one body), so where it starts or ends is a guess.
 
+(C and C++: a line left uncertain is walked again in the file with the first branch of
+each `#if` group taken, `_FirstBranches`, and placed only where every configuration that
+has the line agrees.)
+
 An error elsewhere, such as a C macro that tree-sitter cannot read in another function, or
 after the line in the same one, does not make the line's definitions uncertain: their
 headers and the body up to the line parsed cleanly.
@@ -619,6 +623,133 @@ def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts, depth:
     return _Walk(definitions, uncertain=lost or (astray and not definitions))
 
 
+_CONDITIONAL = re.compile(
+    rb"^[ \t]*#[ \t]*(ifdef|ifndef|if|elifdef|elifndef|elif|else|endif)\b", re.MULTILINE
+)
+_BLANK = bytes.maketrans(bytes(range(256)), b" " * 10 + b"\n" + b" " * 245)
+"""Every byte a space, but a line break."""
+
+
+class _Group(NamedTuple):
+    """One `#if` ... `#endif` of a file, in bytes: where it starts and ends (its directive
+    lines included), the part its first branch keeps (after the `#if` line up to the
+    group's next directive), and whether each of its branches is balanced in braces (never
+    closes more than it opened, and closes all of it)."""
+
+    start: int
+    kept: tuple[int, int]
+    end: int
+    balanced: bool
+
+
+def _line_end(data: bytes, offset: int) -> int:
+    """The end of the directive line at `offset`, its `\\`-continued lines included."""
+    end = data.find(b"\n", offset)
+    while end > 0 and data[end - 1 : end] == b"\\":
+        end = data.find(b"\n", end + 1)
+    return len(data) if end < 0 else end
+
+
+def _balanced(text: bytes) -> bool:
+    depth = 0
+    for brace in re.findall(rb"[{}]", text):
+        depth += 1 if brace == b"{" else -1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _first_branches(data: bytes) -> tuple[bytes, list[_Group]] | None:
+    """`data` as a compiler reads it when the first branch of each `#if` group is taken:
+    the directive lines and every other branch blanked, line breaks kept (every byte stays
+    where it was); and the groups. None if the directives do not pair up."""
+    opened: list[list[int]] = []  # each open group's directive lines: start, end, start, …
+    groups: list[_Group] = []
+    for found in _CONDITIONAL.finditer(data):
+        bounds = [found.start(), _line_end(data, found.start())]
+        if found.group(1).startswith(b"if"):
+            opened.append(bounds)
+            continue
+        if not opened:
+            return None
+        lines = opened[-1]
+        lines.extend(bounds)
+        if found.group(1) == b"endif":
+            opened.pop()
+            branches = zip(lines[1::2], lines[2::2], strict=False)
+            balanced = all(_balanced(data[a:b]) for a, b in branches)
+            groups.append(_Group(lines[0], (lines[1], lines[2]), lines[-1], balanced))
+    if opened:
+        return None
+    out = bytearray(data)
+    for group in groups:
+        for start, end in ((group.start, group.kept[0]), (group.kept[1], group.end)):
+            out[start:end] = out[start:end].translate(_BLANK)
+    return bytes(out), groups
+
+
+def _within_one_branch(definition: Node, groups: list[_Group]) -> bool:
+    """Every configuration that has `definition` has it whole, with the same header and
+    braces: each `#if` group it overlaps either holds it in its first branch, or lies in
+    its body with every branch balanced in braces."""
+    body = definition.child_by_field_name("body")
+    if body is None:
+        return False
+    start, end = definition.start_byte, definition.end_byte
+    for group in groups:
+        if group.end <= start or end <= group.start:
+            continue
+        if group.kept[0] <= start and end <= group.kept[1]:
+            continue
+        if not (body.start_byte <= group.start and group.end <= end and group.balanced):
+            return False
+    return True
+
+
+class _FirstBranches:
+    """The walk again on the file with the first branch of each `#if` group taken (C,
+    C++), for the lines the walk on the file as written could not place: tree-sitter
+    wraps a region whose `#if` branches it cannot read as one in a single ERROR (an
+    `#ifndef` around a whole file, each branch opening its own header), where nothing
+    would be placed. A line is placed there only if it is in a first branch (not
+    blanked), the walk on that parse is certain, and each definition around it is
+    `_within_one_branch`. Parsed once per file, when first needed."""
+
+    def __init__(self, grammar: Grammar, data: bytes, budget: _Budget) -> None:
+        self._grammar = grammar
+        self._data = data
+        self._budget = budget
+        self._ready = False
+        self._tree: Tree | None = None
+        self._groups: list[_Group] = []
+        self._verdicts: _Verdicts | None = None
+        self._blanked = b""
+
+    def walk(self, target: int) -> _Walk | None:
+        if not self._ready:
+            self._ready = True
+            read = _first_branches(self._data) if b"#" in self._data else None
+            if read is not None and read[1]:
+                self._blanked, self._groups = read
+                self._tree = _parse(self._grammar, self._blanked)
+                self._verdicts = _Verdicts(self._budget, self._grammar)
+                self._verdicts.data = self._blanked
+        if self._tree is None or self._verdicts is None:
+            return None
+        line_start = self._blanked.rfind(b"\n", 0, target) + 1
+        line_end = self._blanked.find(b"\n", target)
+        if not self._blanked[line_start : len(self._blanked) if line_end < 0 else line_end].strip():
+            return None  # a directive, or a branch not taken
+        walk = _walk(self._tree.root_node, target, self._grammar, self._verdicts)
+        if (
+            walk.uncertain
+            or not walk.definitions
+            or not all(_within_one_branch(d, self._groups) for d in walk.definitions)
+        ):
+            return None
+        return walk
+
+
 def _braced(tree: Node) -> bool:
     first = tree.child(0) if tree.child_count else None
     return first is not None and first.type == "{"
@@ -717,8 +848,11 @@ def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced
     if start >= _astray(grammar, tree, data):
         return "uncertain"
     target = start + _target(SourceLine(line, text, False), text)
+    verdicts = _verdicts(grammar, data)
     try:
-        walk = _walk(tree.root_node, target, grammar, _verdicts(grammar, data))
+        walk = _walk(tree.root_node, target, grammar, verdicts)
+        if walk.uncertain and grammar.annotations:
+            walk = _FirstBranches(grammar, data, verdicts.budget).walk(target) or walk
     except _OverBudgetError:
         return "uncertain"
     if walk.uncertain:
@@ -802,6 +936,7 @@ class TreeSitterScopes:
             return unknown
         starts = _line_starts(data)
         verdicts = _verdicts(grammar, data)
+        second = _FirstBranches(grammar, data, verdicts.budget)
         astray = _astray(grammar, tree, data)
         out = dict(unknown.scopes)
         heads: set[int] = set()
@@ -816,8 +951,11 @@ class TreeSitterScopes:
                 continue  # not the line rg read: the file changed since
             if start >= astray:
                 continue
+            target = start + _target(line, text)
             try:
-                walk = _walk(tree.root_node, start + _target(line, text), grammar, verdicts)
+                walk = _walk(tree.root_node, target, grammar, verdicts)
+                if walk.uncertain and grammar.annotations:
+                    walk = second.walk(target) or walk
             except _OverBudgetError:
                 break
             if walk.uncertain:
