@@ -275,6 +275,13 @@ int grow(int a)
 #else
     a += 1;
 #endif
+#if SLOW
+    a -= 1;
+#else
+    if (a) {
+        a += 1;
+    }
+#endif
     return a;
 }
 #if defined(WIDE)
@@ -292,12 +299,13 @@ int shrink(int a)
 def test_cpp_lines_an_if_group_hides_are_read_in_its_first_branch(tmp_path: Path) -> None:
     # The 2 headers of `Pool` make tree-sitter wrap the whole `#ifndef` in 1 ERROR (lnav's
     # pugixml.cpp). With the first branch of each `#if` taken, `grow` parses whole, and
-    # its `#ifdef` is balanced inside its body: its lines are in `grow` in every
-    # configuration. `Pool` outlives the group that holds its header and `shrink`'s header
-    # differs by branch: no scope. A branch not taken (line 20) is not read.
+    # its groups are balanced inside its body: its lines are in `grow` in every
+    # configuration, a branch not taken too when it holds no brace (line 20; not line 26).
+    # `Pool` outlives the group that holds its header and `shrink`'s header differs by
+    # branch: no scope.
     (tmp_path / "p.hh").write_text(_GUARDED_HH)
-    assert [_headers("p.hh", n, tmp_path) for n in (18, 22, 23)] == [[15], [15], [15]]
-    assert [_headers("p.hh", n, tmp_path) for n in (11, 13, 20, 30)] == [None] * 4
+    assert [_headers("p.hh", n, tmp_path) for n in (18, 20, 23, 29)] == [[15]] * 4
+    assert [_headers("p.hh", n, tmp_path) for n in (11, 13, 26, 37)] == [None] * 4
 
 
 def test_a_group_that_moves_a_brace_places_nothing_across_it(tmp_path: Path) -> None:
@@ -313,5 +321,13 @@ def test_a_group_that_moves_a_brace_places_nothing_across_it(tmp_path: Path) -> 
 def test_show_scope_reads_the_first_branch_alike(tmp_path: Path) -> None:
     (tmp_path / "p.hh").write_text(_GUARDED_HH)
     scopes = TreeSitterScopes(cwd=str(tmp_path))
-    assert scopes.around("p.hh", 22) == Definition(15, 23)
+    assert scopes.around("p.hh", 29) == Definition(15, 30)
     assert scopes.around("p.hh", 11) == "uncertain"
+
+
+def test_a_macro_before_a_cpp_return_type_keeps_the_scope(tmp_path: Path) -> None:
+    # `API T name(...)` reads as `T::name` with a `::` tree-sitter invents: no brace moves.
+    (tmp_path / "a.cc").write_text(
+        "API xpath_string string_value(const node& n)\n{\n    return xpath_string(n);\n}\n"
+    )
+    assert _headers("a.cc", 3, tmp_path) == [1]

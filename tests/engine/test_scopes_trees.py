@@ -76,7 +76,8 @@ def test_tokio_runtime() -> None:
 @pytest.mark.slow
 def test_lnav_src() -> None:
     files = _files(_tree("ASRCH_LNAV_TREE"), "*.cc", "*.hh", "*.cpp")
-    # Below the 98 % target (issue 31): 95.9 % since lines an `#if` group's error hid are
-    # read in its first branches (88.3 % before); the rest: pugixml's macro namespaces
-    # (`PUGI__NS_BEGIN`), `#if` halves inside expressions, generated re2c code.
-    _check(figures(ctags_functions(_ctags_or_skip(), "C++", files), _place), 0.95)
+    # Below the 98 % target (issue 31): 96.3 % since lines an `#if` group's error hid are
+    # read in its first branches and an invented `::` (`PUGI__FN T name(`) moves no brace
+    # (88.3 % before); the rest: a macro after a declarator (`) NOEXCEPT_MACRO`) leaving
+    # a stray `}`, `#if` halves inside expressions, generated re2c code.
+    _check(figures(ctags_functions(_ctags_or_skip(), "C++", files), _place), 0.955)

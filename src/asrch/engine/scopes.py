@@ -372,7 +372,12 @@ def _last_leaf_missing(node: Node) -> bool:
 
 def _moves_no_brace(node: Node) -> bool:
     """The `;` tree-sitter invents after a call that opens a block: C's loop macros
-    (`jv_array_foreach(a, i, x) {`). Which brace closes which is untouched by it."""
+    (`jv_array_foreach(a, i, x) {`), or the `::` it invents between 2 names in a C++
+    declarator, after a macro before the return type (`PUGI__FN xpath_string
+    string_value(...)` read as `xpath_string::string_value`). Which brace closes which
+    is untouched by either."""
+    if node.type == "::":
+        return node.parent is not None and node.parent.type == "qualified_identifier"
     statement = node.parent
     if node.type != ";" or statement is None or statement.type != "expression_statement":
         return False
@@ -711,8 +716,8 @@ class _FirstBranches:
     C++), for the lines the walk on the file as written could not place: tree-sitter
     wraps a region whose `#if` branches it cannot read as one in a single ERROR (an
     `#ifndef` around a whole file, each branch opening its own header), where nothing
-    would be placed. A line is placed there only if it is in a first branch (not
-    blanked), the walk on that parse is certain, and each definition around it is
+    would be placed. A line is placed there only if it is `_readable`, the walk on that
+    parse is certain and names a definition, and each definition around it is
     `_within_one_branch`. Parsed once per file, when first needed."""
 
     def __init__(self, grammar: Grammar, data: bytes, budget: _Budget) -> None:
@@ -724,6 +729,7 @@ class _FirstBranches:
         self._groups: list[_Group] = []
         self._verdicts: _Verdicts | None = None
         self._blanked = b""
+        self._wholes: dict[int, bool] = {}
 
     def walk(self, target: int) -> _Walk | None:
         if not self._ready:
@@ -736,18 +742,29 @@ class _FirstBranches:
                 self._verdicts.data = self._blanked
         if self._tree is None or self._verdicts is None:
             return None
-        line_start = self._blanked.rfind(b"\n", 0, target) + 1
-        line_end = self._blanked.find(b"\n", target)
-        if not self._blanked[line_start : len(self._blanked) if line_end < 0 else line_end].strip():
-            return None  # a directive, or a branch not taken
+        if not self._readable(target):
+            return None
         walk = _walk(self._tree.root_node, target, self._grammar, self._verdicts)
-        if (
-            walk.uncertain
-            or not walk.definitions
-            or not all(_within_one_branch(d, self._groups) for d in walk.definitions)
-        ):
+        if walk.uncertain or not walk.definitions or not all(map(self._whole, walk.definitions)):
             return None
         return walk
+
+    def _readable(self, target: int) -> bool:
+        """`target` is in the branches taken, or in a group's directive lines or branches
+        not taken that hold no brace: no definition and no block can start or end there,
+        so what encloses the group encloses it."""
+        return not any(
+            group.start <= target < group.end
+            and not group.kept[0] <= target < group.kept[1]
+            and re.search(rb"[{}]", self._data[group.kept[1] : group.end]) is not None
+            for group in self._groups
+        )
+
+    def _whole(self, definition: Node) -> bool:
+        key = definition.id
+        if key not in self._wholes:
+            self._wholes[key] = _within_one_branch(definition, self._groups)
+        return self._wholes[key]
 
 
 def _braced(tree: Node) -> bool:
