@@ -331,3 +331,14 @@ def test_a_macro_before_a_cpp_return_type_keeps_the_scope(tmp_path: Path) -> Non
         "API xpath_string string_value(const node& n)\n{\n    return xpath_string(n);\n}\n"
     )
     assert _headers("a.cc", 3, tmp_path) == [1]
+
+
+def test_an_error_without_a_brace_beside_a_function_cuts_no_body(tmp_path: Path) -> None:
+    # lnav's readline_callbacks.cc: strings pasted from macros make a top-level ERROR that
+    # holds no brace; a function beside it with an error further down keeps the lines
+    # before that error. A stray `}` beside it still refuses (the test above).
+    (tmp_path / "s.cc").write_text(
+        "int a = 1;\n@ b;\n\nint show(int a)\n{\n    int b = a;\n"
+        '    auto t = format(FMT(BOLD("{} {}") " -- {}" MSG), a, b);\n    return b;\n}\n'
+    )
+    assert [_headers("s.cc", n, tmp_path) for n in (6, 8)] == [[4], None]

@@ -20,10 +20,10 @@ guess) when
   certain)
 - inside the innermost definition, an ERROR precedes the line at any level of the path
   (an error before the line can hide a definition that should enclose it);
-- a definition sits beside an ERROR or MISSING node (among its parent's children) and
-  holds an error itself, or is a top-level declaration: recovery may have cut a
-  definition short there and read its tail as new top-level code (C's `#ifdef` halves
-  of one body), so where it starts or ends is a guess.
+- a definition sits beside an ERROR node with a brace in it or a MISSING node (among its
+  parent's children) and holds an error itself, or is a top-level declaration: recovery
+  may have cut a definition short there and read its tail as new top-level code (C's
+  `#ifdef` halves of one body), so where it starts or ends is a guess.
 
 (C and C++: a line left uncertain is walked again in the file with the first branch of
 each `#if` group taken, `_FirstBranches`, and placed only where every configuration that
@@ -434,6 +434,7 @@ class _Verdicts:
         self.grammar = grammar
         self._first_error: dict[tuple[int, bool], int | None] = {}
         self._broken: dict[int, int | None] = {}
+        self._cut: dict[int, bool] = {}
         self._items: dict[int, list[Tree]] = {}
         self._harmless: dict[int, bool] = {}
         self.data = b""
@@ -523,10 +524,23 @@ class _Verdicts:
         return self.first_error(node) is not None
 
     def broken(self, container: Node) -> bool:
-        """An ERROR or MISSING node among the children: tree-sitter's recovery may have cut
-        a definition short here and left its tail as siblings (C's `#ifdef` halves of a
-        body)."""
-        return self.broken_at(container) is not None
+        """An ERROR node with a brace in it, or a MISSING node, among the children:
+        tree-sitter's recovery may have cut a definition short here and left its tail as
+        siblings (C's `#ifdef` halves of a body), whose closing brace it cannot place. An
+        ERROR without a brace (a string pasted from macros, `" " ANSI_RE("(") "..."`)
+        cut no body."""
+        if self.broken_at(container) is None:
+            return False
+        key = container.id
+        if key not in self._cut:
+            self.budget.spend(container.child_count)
+            self._cut[key] = any(
+                (child.is_missing or b"{" in (text := child.text or b"") or b"}" in text)
+                and not self.harmless(child)
+                for child in container.children
+                if child.is_error or child.is_missing
+            )
+        return self._cut[key]
 
     def broken_at(self, container: Node) -> int | None:
         """Where the first ERROR or MISSING child of `container` begins (`broken`)."""
