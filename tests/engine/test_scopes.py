@@ -342,3 +342,12 @@ def test_an_error_without_a_brace_beside_a_function_cuts_no_body(tmp_path: Path)
         '    auto t = format(FMT(BOLD("{} {}") " -- {}" MSG), a, b);\n    return b;\n}\n'
     )
     assert [_headers("s.cc", n, tmp_path) for n in (6, 8)] == [[4], None]
+
+
+def test_a_label_a_directive_follows_moves_no_brace(tmp_path: Path) -> None:
+    # re2c's output (lnav's log_level_re.cc): tree-sitter invents the label's `;`.
+    (tmp_path / "r.cc").write_text(
+        'int scan(const char *p)\n{\nloop:\n#line 4 "r.re"\n{\n    if (*p++) goto loop;\n'
+        "}\n    return 0;\n}\n"
+    )
+    assert [_headers("r.cc", n, tmp_path) for n in (6, 8)] == [[1], [1]]

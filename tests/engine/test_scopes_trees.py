@@ -76,9 +76,9 @@ def test_tokio_runtime() -> None:
 @pytest.mark.slow
 def test_lnav_src() -> None:
     files = _files(_tree("ASRCH_LNAV_TREE"), "*.cc", "*.hh", "*.cpp")
-    # Below the 98 % target (issue 31): 96.4 % since lines an `#if` group's error hid are
-    # read in its first branches, an invented `::` (`PUGI__FN T name(`) moves no brace and
-    # an error without a brace cuts no body (88.3 % before); the rest: a macro after a
-    # declarator (`) NOEXCEPT_MACRO`) leaving a stray `}`, `#if` halves inside
-    # expressions, generated re2c code.
-    _check(figures(ctags_functions(_ctags_or_skip(), "C++", files), _place), 0.955)
+    # Below the 98 % target (issue 31): 97.1 % since lines an `#if` group's error hid are
+    # read in its first branches, an invented `::` (`PUGI__FN T name(`) or a label's `;`
+    # moves no brace and an error without a brace cuts no body (88.3 % before); the rest:
+    # a macro after a declarator (`) NOEXCEPT_MACRO(...)`) leaving a stray `}`, `#if`
+    # halves inside expressions.
+    _check(figures(ctags_functions(_ctags_or_skip(), "C++", files), _place), 0.965)

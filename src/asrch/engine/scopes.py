@@ -374,13 +374,17 @@ def _moves_no_brace(node: Node) -> bool:
     """The `;` tree-sitter invents after a call that opens a block: C's loop macros
     (`jv_array_foreach(a, i, x) {`), or the `::` it invents between 2 names in a C++
     declarator, after a macro before the return type (`PUGI__FN xpath_string
-    string_value(...)` read as `xpath_string::string_value`). Which brace closes which
-    is untouched by either."""
+    string_value(...)` read as `xpath_string::string_value`), or the `;` it invents
+    after a label a directive follows (re2c's `loop:` then `#line 74`, then the block).
+    Which brace closes which is untouched by any."""
     if node.type == "::":
         return node.parent is not None and node.parent.type == "qualified_identifier"
     statement = node.parent
     if node.type != ";" or statement is None or statement.type != "expression_statement":
         return False
+    if statement.named_child_count == 0:
+        label = statement.parent
+        return label is not None and label.type == "labeled_statement"
     if statement.named_child_count != 1:
         return False
     call = statement.named_child(0)  # (an index past the end raises, not None)
