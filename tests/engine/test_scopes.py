@@ -351,3 +351,16 @@ def test_a_label_a_directive_follows_moves_no_brace(tmp_path: Path) -> None:
         "}\n    return 0;\n}\n"
     )
     assert [_headers("r.cc", n, tmp_path) for n in (6, 8)] == [[1], [1]]
+
+
+def test_the_rest_of_a_body_an_error_cut_short_is_no_top_level(tmp_path: Path) -> None:
+    # lnav's line_buffer.cc: `#endif` then `else {` reads as a literal whose `}` is
+    # missing, and the function's next `}` ends it: lines 15-18 were read as top-level
+    # statements. An error in an earlier sibling makes "the top level" a guess; with the
+    # `#ifdef` (balanced) in its first branch, they are in `f`.
+    (tmp_path / "e.cc").write_text(
+        "int f(int a)\n{\n    if (a) {\n        a = 1;\n    }\n#ifdef X\n"
+        "    else if (a > 2)\n    {\n        a = 2;\n    }\n#endif\n    else {\n"
+        "        a = 3;\n    }\n    if (a > 4) {\n        a = 5;\n    }\n    return a;\n}\n"
+    )
+    assert [_headers("e.cc", n, tmp_path) for n in (13, 16, 18)] == [[1], [1], [1]]

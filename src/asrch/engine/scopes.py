@@ -439,6 +439,7 @@ class _Verdicts:
         self._first_error: dict[tuple[int, bool], int | None] = {}
         self._broken: dict[int, int | None] = {}
         self._cut: dict[int, bool] = {}
+        self._erred_before: dict[int, int | None] = {}
         self._items: dict[int, list[Tree]] = {}
         self._harmless: dict[int, bool] = {}
         self.data = b""
@@ -546,6 +547,23 @@ class _Verdicts:
             )
         return self._cut[key]
 
+    def erred_before(self, container: Node) -> int | None:
+        """Where the first child of `container` that is or holds an error begins: a body
+        an error cut short (`#endif` then `else {`, read as a literal whose `}` is missing)
+        leaves the rest of itself as siblings, which only look like the top level."""
+        if not container.has_error:
+            return None
+        key = container.id
+        if key not in self._erred_before:
+            found = None
+            for child in container.children:
+                self.budget.spend()
+                if child.has_error and self.first_error(child) is not None:
+                    found = int(child.start_byte)
+                    break
+            self._erred_before[key] = found
+        return self._erred_before[key]
+
     def broken_at(self, container: Node) -> int | None:
         """Where the first ERROR or MISSING child of `container` begins (`broken`)."""
         if not container.has_error:
@@ -609,7 +627,7 @@ def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts, depth:
     for child in _path(root, target, verdicts.budget):
         node, container = container, child  # `node` holds `child`
         if not definitions and not astray:
-            broken_at = verdicts.broken_at(node)
+            broken_at = verdicts.erred_before(node)
             astray = broken_at is not None and broken_at < child.start_byte
         if (child.is_error or child.is_missing) and verdicts.harmless(child):
             continue
