@@ -364,3 +364,18 @@ def test_the_rest_of_a_body_an_error_cut_short_is_no_top_level(tmp_path: Path) -
         "        a = 3;\n    }\n    if (a > 4) {\n        a = 5;\n    }\n    return a;\n}\n"
     )
     assert [_headers("e.cc", n, tmp_path) for n in (13, 16, 18)] == [[1], [1], [1]]
+
+
+def test_a_clean_cpp_function_inside_a_misread_one_keeps_its_scope(tmp_path: Path) -> None:
+    # pugixml.cpp: `PUGI__NS_END` (a macro that closes namespaces) then `namespace pugi {`
+    # reads as 1 function, whose body holds the namespace's functions and, on line 10, an
+    # error. A C++ function sits right in a block only there: `traverse` (a return type,
+    # no error) gives its lines their scope; the misread one gives none.
+    (tmp_path / "n.cc").write_text(
+        "PUGI__NS_BEGIN\n\tstruct name_setter\n\t{\n\t\tvoid set(node* n) { n->name = 0; }\n"
+        "\t};\nPUGI__NS_END\n\nnamespace pugi\n{\n\tPUGI__FN xml_writer_stream::xml_writer_"
+        "stream(std::ostream& stream): narrow_stream(&stream), wide_stream(0)\n\t{\n\t}\n\n"
+        "\tPUGI__FN bool xml_node::traverse(xml_tree_walker& walker)\n\t{\n"
+        "\t\twalker._depth = -1;\n\t\treturn true;\n\t}\n}\n"
+    )
+    assert [_headers("n.cc", n, tmp_path) for n in (16, 17, 11)] == [[14], [14], None]

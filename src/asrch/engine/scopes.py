@@ -81,6 +81,11 @@ class Grammar(NamedTuple):
     """Parents under which a `function_definition` is not one (C: a "function" inside a
     function body is a macro call followed by a block; C has no nested functions)."""
     functions_are_outermost: bool = False
+    misread_around: bool = False
+    """No function sits right in a block (C++: a local class's methods sit in its body):
+    one that does, with a return type and without any error, is a real function inside
+    something misread as one (pugixml's `PUGI__NS_END namespace pugi {`, a macro that
+    closes namespaces), and gives its lines their scope from itself down."""
     item_macros: frozenset[str] = frozenset()
     """Containers of items where a macro's `{ ... }` may hold items (Rust's `cfg_fs! { fn
     ... }`): parsed again as items, its definitions enclose what they hold. A body that does
@@ -142,6 +147,7 @@ CPP = Grammar(
     | {"linkage_specification", "declaration_list", "namespace_definition", "template_declaration"},
     functions_not_in=frozenset({"compound_statement"}),
     annotations=True,
+    misread_around=True,
 )
 RUST = Grammar(
     "tree_sitter_rust",
@@ -607,14 +613,45 @@ def _path(root: Node, target: int, budget: _Budget) -> list[Node]:
     return path
 
 
-def _walk(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts, depth: int = 0) -> _Walk:
+def _placed(root: Node, target: int, grammar: Grammar, verdicts: _Verdicts) -> _Walk:
+    """`_walk`, and where it is uncertain in C++, the walk from the deepest function on the
+    path that sits right in a block (`_misread_around`)."""
+    walk = _walk(root, target, grammar, verdicts)
+    if not walk.uncertain or not grammar.misread_around:
+        return walk
+    inner = next(
+        (
+            node
+            for node in reversed(_path(root, target, verdicts.budget))
+            if node.type == "function_definition"
+            and node.parent is not None
+            and node.parent.type == "compound_statement"
+            and node.child_by_field_name("type") is not None
+            and _clean_function(node, verdicts)
+        ),
+        None,
+    )
+    if inner is None:
+        return walk
+    rest = _walk(inner, target, grammar, verdicts, top=False)
+    return walk if rest.uncertain else _Walk([inner, *rest.definitions], uncertain=False)
+
+
+def _walk(
+    root: Node,
+    target: int,
+    grammar: Grammar,
+    verdicts: _Verdicts,
+    depth: int = 0,
+    *,
+    top: bool = True,
+) -> _Walk:
     """The definition nodes on the path from the root to byte `target`, outermost first.
 
     An error met before the path inside a definition needs no look of its own: it lies
     before the target in that definition, which `first_error` already refused."""
     definitions: list[Node] = []
     container = root
-    top = True
     # Inside an ERROR node, waiting for an error-free function (`functions_are_outermost`).
     lost = False
     if root.is_error:  # the whole file is one: its first node may be no real one
@@ -780,7 +817,7 @@ class _FirstBranches:
             return None
         if not self._readable(target):
             return None
-        walk = _walk(self._tree.root_node, target, self._grammar, self._verdicts)
+        walk = _placed(self._tree.root_node, target, self._grammar, self._verdicts)
         if walk.uncertain or not walk.definitions or not all(map(self._whole, walk.definitions)):
             return None
         return walk
@@ -903,7 +940,7 @@ def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced
     target = start + _target(SourceLine(line, text, False), text)
     verdicts = _verdicts(grammar, data)
     try:
-        walk = _walk(tree.root_node, target, grammar, verdicts)
+        walk = _placed(tree.root_node, target, grammar, verdicts)
         if walk.uncertain and grammar.annotations:
             walk = _FirstBranches(grammar, data, verdicts.budget).walk(target) or walk
     except _OverBudgetError:
@@ -1006,7 +1043,7 @@ class TreeSitterScopes:
                 continue
             target = start + _target(line, text)
             try:
-                walk = _walk(tree.root_node, target, grammar, verdicts)
+                walk = _placed(tree.root_node, target, grammar, verdicts)
                 if walk.uncertain and grammar.annotations:
                     walk = second.walk(target) or walk
             except _OverBudgetError:
