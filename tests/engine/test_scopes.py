@@ -228,14 +228,21 @@ def test_a_header_is_read_as_cpp(tmp_path: Path) -> None:
 def test_a_clean_c_function_inside_an_error_keeps_its_scope(tmp_path: Path) -> None:
     # The `#if` halves open 2 blocks that 1 brace closes: tree-sitter wraps the file in
     # an ERROR. `f` parsed cleanly and C nests no function: its lines keep their scope.
-    # Inside `g` nothing is certain, and a macro block there is no function.
+    # `g` is read in the first branch: each opens 1 block, so `g` ends at the same brace
+    # whichever is taken; a macro block in it is no function. A branch not taken that
+    # holds a brace (line 6) is not read. Without an `#else` (`h.c`), the missing branch
+    # opens none: `g` is not placed.
     (tmp_path / "e.c").write_text(
         "void g(void)\n{\n#if X\n  if (a) {\n#else\n  if (b) {\n#endif\n"
         "  FOREACH(x) {\n    use(x);\n  }\n  }\n}\nint f(void)\n{\n  return 1;\n}\n"
     )
     assert _headers("e.c", 15, tmp_path) == [13]
-    assert _headers("e.c", 9, tmp_path) is None
-    assert _headers("e.c", 4, tmp_path) is None
+    assert [_headers("e.c", n, tmp_path) for n in (4, 6, 9)] == [[1], None, [1]]
+    (tmp_path / "h.c").write_text(
+        "void g(void)\n{\n#if X\n  if (a) {\n#endif\n  {\n  FOREACH(x) {\n    use(x);\n"
+        "  }\n  }\n}\nint f(void)\n{\n  return 1;\n}\n"
+    )
+    assert [_headers("h.c", n, tmp_path) for n in (4, 8, 14)] == [None, None, [12]]
 
 
 def test_a_grammar_package_imported_after_its_binding_is_whole() -> None:

@@ -704,6 +704,7 @@ def _walk(
 _CONDITIONAL = re.compile(
     rb"^[ \t]*#[ \t]*(ifdef|ifndef|if|elifdef|elifndef|elif|else|endif)\b", re.MULTILINE
 )
+_ELSE = re.compile(rb"[ \t]*#[ \t]*else\b")
 _BLANK = bytes.maketrans(bytes(range(256)), b" " * 10 + b"\n" + b" " * 245)
 """Every byte a space, but a line break."""
 
@@ -711,13 +712,14 @@ _BLANK = bytes.maketrans(bytes(range(256)), b" " * 10 + b"\n" + b" " * 245)
 class _Group(NamedTuple):
     """One `#if` ... `#endif` of a file, in bytes: where it starts and ends (its directive
     lines included), the part its first branch keeps (after the `#if` line up to the
-    group's next directive), and whether each of its branches is balanced in braces (never
-    closes more than it opened, and closes all of it)."""
+    group's next directive), and whether its branches are even in braces: none closes more
+    than it opened, and each leaves as many open (none without an `#else`, whose missing
+    branch is empty): what follows the group is in the same blocks whichever is taken."""
 
     start: int
     kept: tuple[int, int]
     end: int
-    balanced: bool
+    even: bool
 
 
 def _line_end(data: bytes, offset: int) -> int:
@@ -728,13 +730,14 @@ def _line_end(data: bytes, offset: int) -> int:
     return len(data) if end < 0 else end
 
 
-def _balanced(text: bytes) -> bool:
+def _opened(text: bytes) -> int | None:
+    """How many blocks `text` leaves open (None: it closes one it did not open)."""
     depth = 0
     for brace in re.findall(rb"[{}]", text):
         depth += 1 if brace == b"{" else -1
         if depth < 0:
-            return False
-    return depth == 0
+            return None
+    return depth
 
 
 def _first_branches(data: bytes) -> tuple[bytes, list[_Group]] | None:
@@ -754,9 +757,11 @@ def _first_branches(data: bytes) -> tuple[bytes, list[_Group]] | None:
         lines.extend(bounds)
         if found.group(1) == b"endif":
             opened.pop()
-            branches = zip(lines[1::2], lines[2::2], strict=False)
-            balanced = all(_balanced(data[a:b]) for a, b in branches)
-            groups.append(_Group(lines[0], (lines[1], lines[2]), lines[-1], balanced))
+            opens = {_opened(data[a:b]) for a, b in zip(lines[1::2], lines[2::2], strict=False)}
+            if not any(_ELSE.match(data, at) for at in lines[2:-2:2]):
+                opens.add(0)  # no `#else`: an empty branch
+            even = len(opens) == 1 and None not in opens
+            groups.append(_Group(lines[0], (lines[1], lines[2]), lines[-1], even))
     if opened:
         return None
     out = bytearray(data)
@@ -769,7 +774,7 @@ def _first_branches(data: bytes) -> tuple[bytes, list[_Group]] | None:
 def _within_one_branch(definition: Node, groups: list[_Group]) -> bool:
     """Every configuration that has `definition` has it whole, with the same header and
     braces: each `#if` group it overlaps either holds it in its first branch, or lies in
-    its body with every branch balanced in braces."""
+    its body with its branches even in braces."""
     body = definition.child_by_field_name("body")
     if body is None:
         return False
@@ -779,7 +784,7 @@ def _within_one_branch(definition: Node, groups: list[_Group]) -> bool:
             continue
         if group.kept[0] <= start and end <= group.kept[1]:
             continue
-        if not (body.start_byte <= group.start and group.end <= end and group.balanced):
+        if not (body.start_byte <= group.start and group.end <= end and group.even):
             return False
     return True
 
