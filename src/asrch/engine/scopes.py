@@ -36,6 +36,7 @@ headers and the body up to the line parsed cleanly.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import stat
@@ -771,17 +772,48 @@ def _first_branches(data: bytes) -> tuple[bytes, list[_Group]] | None:
     return bytes(out), groups
 
 
+class _Groups:
+    """A file's `#if` groups by where they start (groups nest or are apart), to find those
+    around a byte or overlapping a span without looking at the others."""
+
+    def __init__(self, groups: list[_Group]) -> None:
+        self.groups = sorted(groups)
+        self.starts = [group.start for group in self.groups]
+        self._parents: list[int] = []  # the index of the group around each (-1: none)
+        around: list[int] = []
+        for index, group in enumerate(self.groups):
+            while around and self.groups[around[-1]].end <= group.start:
+                around.pop()
+            self._parents.append(around[-1] if around else -1)
+            around.append(index)
+
+    def around(self, offset: int) -> list[_Group]:
+        """The groups that hold byte `offset`, innermost first."""
+        found: list[_Group] = []
+        index = bisect.bisect_right(self.starts, offset) - 1
+        while index >= 0:
+            group = self.groups[index]
+            if group.end > offset:
+                found.append(group)
+            index = self._parents[index]
+        return found
+
+    def overlapping(self, start: int, end: int) -> list[_Group]:
+        inside = self.groups[
+            bisect.bisect_left(self.starts, start) : bisect.bisect_left(self.starts, end)
+        ]
+        return self.around(start) + inside
+
+
 def _within_one_branch(definition: Node, groups: list[_Group]) -> bool:
     """Every configuration that has `definition` has it whole, with the same header and
-    braces: each `#if` group it overlaps either holds it in its first branch, or lies in
-    its body with its branches even in braces."""
+    braces: each `#if` group it overlaps (`groups`) either holds it in its first branch, or
+    lies in its body with its branches even in braces."""
     body = definition.child_by_field_name("body")
     if body is None:
         return False
     start, end = definition.start_byte, definition.end_byte
     for group in groups:
-        if group.end <= start or end <= group.start:
-            continue
         if group.kept[0] <= start and end <= group.kept[1]:
             continue
         if not (body.start_byte <= group.start and group.end <= end and group.even):
@@ -796,15 +828,18 @@ class _FirstBranches:
     `#ifndef` around a whole file, each branch opening its own header), where nothing
     would be placed. A line is placed there only if it is `_readable`, the walk on that
     parse is certain and names a definition, and each definition around it is
-    `_within_one_branch`. Parsed once per file, when first needed."""
+    `_within_one_branch`. Parsed once per file, when first needed, within the bounds of
+    a parse, and a node budget of its own (`SCOPE_NODE_VISITS`, each group looked at
+    counting as 1 visit): past it, no more lines are placed this way, and the walk on
+    the file as written goes on with its own."""
 
-    def __init__(self, grammar: Grammar, data: bytes, budget: _Budget) -> None:
+    def __init__(self, grammar: Grammar, data: bytes) -> None:
         self._grammar = grammar
         self._data = data
-        self._budget = budget
+        self._budget = _Budget(SCOPE_NODE_VISITS)
         self._ready = False
         self._tree: Tree | None = None
-        self._groups: list[_Group] = []
+        self._groups = _Groups([])
         self._verdicts: _Verdicts | None = None
         self._blanked = b""
         self._wholes: dict[int, bool] = {}
@@ -814,34 +849,41 @@ class _FirstBranches:
             self._ready = True
             read = _first_branches(self._data) if b"#" in self._data else None
             if read is not None and read[1]:
-                self._blanked, self._groups = read
+                self._blanked, self._groups = read[0], _Groups(read[1])
                 self._tree = _parse(self._grammar, self._blanked)
                 self._verdicts = _Verdicts(self._budget, self._grammar)
                 self._verdicts.data = self._blanked
         if self._tree is None or self._verdicts is None:
             return None
-        if not self._readable(target):
+        try:
+            if not self._readable(target):
+                return None
+            walk = _placed(self._tree.root_node, target, self._grammar, self._verdicts)
+            if not walk.definitions or not all(map(self._whole, walk.definitions)):
+                return None
+        except _OverBudgetError:
+            self._tree = None
             return None
-        walk = _placed(self._tree.root_node, target, self._grammar, self._verdicts)
-        if walk.uncertain or not walk.definitions or not all(map(self._whole, walk.definitions)):
-            return None
-        return walk
+        return None if walk.uncertain else walk
 
     def _readable(self, target: int) -> bool:
         """`target` is in the branches taken, or in a group's directive lines or branches
         not taken that hold no brace: no definition and no block can start or end there,
         so what encloses the group encloses it."""
+        around = self._groups.around(target)
+        self._budget.spend(len(around) + 1)
         return not any(
-            group.start <= target < group.end
-            and not group.kept[0] <= target < group.kept[1]
+            not group.kept[0] <= target < group.kept[1]
             and re.search(rb"[{}]", self._data[group.kept[1] : group.end]) is not None
-            for group in self._groups
+            for group in around
         )
 
     def _whole(self, definition: Node) -> bool:
         key = definition.id
         if key not in self._wholes:
-            self._wholes[key] = _within_one_branch(definition, self._groups)
+            groups = self._groups.overlapping(definition.start_byte, definition.end_byte)
+            self._budget.spend(len(groups) + 1)
+            self._wholes[key] = _within_one_branch(definition, groups)
         return self._wholes[key]
 
 
@@ -947,7 +989,7 @@ def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced
     try:
         walk = _placed(tree.root_node, target, grammar, verdicts)
         if walk.uncertain and grammar.annotations:
-            walk = _FirstBranches(grammar, data, verdicts.budget).walk(target) or walk
+            walk = _FirstBranches(grammar, data).walk(target) or walk
     except _OverBudgetError:
         return "uncertain"
     if walk.uncertain:
@@ -1031,7 +1073,7 @@ class TreeSitterScopes:
             return unknown
         starts = _line_starts(data)
         verdicts = _verdicts(grammar, data)
-        second = _FirstBranches(grammar, data, verdicts.budget)
+        second = _FirstBranches(grammar, data)
         astray = _astray(grammar, tree, data)
         out = dict(unknown.scopes)
         heads: set[int] = set()
