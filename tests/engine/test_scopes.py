@@ -386,3 +386,14 @@ def test_a_clean_cpp_function_inside_a_misread_one_keeps_its_scope(tmp_path: Pat
         "\t\twalker._depth = -1;\n\t\treturn true;\n\t}\n}\n"
     )
     assert [_headers("n.cc", n, tmp_path) for n in (16, 17, 11)] == [[14], [14], None]
+
+
+def test_a_name_tree_sitter_invents_moves_no_brace(tmp_path: Path) -> None:
+    # lnav's logfile.hh: `opts = {}` reads as a `{}` whose type is missing; the class's
+    # methods after it keep their scope.
+    (tmp_path / "l.hh").write_text(
+        "class logfile {\npublic:\n    int read_line(int ll, options opts = {});\n\n"
+        "    int line_base(int ll)\n    {\n        auto retval = ll;\n        return retval;\n"
+        "    }\n};\n"
+    )
+    assert _headers("l.hh", 7, tmp_path) == [1, 5]

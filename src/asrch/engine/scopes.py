@@ -382,8 +382,11 @@ def _moves_no_brace(node: Node) -> bool:
     (`jv_array_foreach(a, i, x) {`), or the `::` it invents between 2 names in a C++
     declarator, after a macro before the return type (`PUGI__FN xpath_string
     string_value(...)` read as `xpath_string::string_value`), or the `;` it invents
-    after a label a directive follows (re2c's `loop:` then `#line 74`, then the block).
-    Which brace closes which is untouched by any."""
+    after a label a directive follows (re2c's `loop:` then `#line 74`, then the block), or
+    a name (C++'s `f(options opts = {})`: a type before the `{}`). Which brace closes
+    which is untouched by any."""
+    if node.type in _NAMES:
+        return True
     if node.type == "::":
         return node.parent is not None and node.parent.type == "qualified_identifier"
     statement = node.parent
@@ -404,6 +407,8 @@ def _moves_no_brace(node: Node) -> bool:
     )
 
 
+_NAMES = frozenset({"identifier", "type_identifier", "field_identifier", "namespace_identifier"})
+"""Tokens tree-sitter may invent that are names: no brace, no end of a statement."""
 _STATEMENTS = frozenset({"compound_statement", "declaration"})
 """What may follow a loop macro's call as its body: a block, or one statement
 (`for_each_string_list_item(item, list)` then `free(item);` on the next line)."""
