@@ -343,12 +343,14 @@ def test_a_macro_before_a_cpp_return_type_keeps_the_scope(tmp_path: Path) -> Non
 def test_an_error_without_a_brace_beside_a_function_cuts_no_body(tmp_path: Path) -> None:
     # lnav's readline_callbacks.cc: strings pasted from macros make a top-level ERROR that
     # holds no brace; a function beside it with an error further down keeps the lines
-    # before that error. A stray `}` beside it still refuses (the test above).
+    # before that error. A stray `}` beside it still refuses (the test above). Braces in
+    # strings are no braces: the error on line 7 is confined to its call, on line 8 not.
     (tmp_path / "s.cc").write_text(
         "int a = 1;\n@ b;\n\nint show(int a)\n{\n    int b = a;\n"
-        '    auto t = format(FMT(BOLD("{} {}") " -- {}" MSG), a, b);\n    return b;\n}\n'
+        '    auto t = format(FMT(BOLD("{} {}") " -- {}" MSG), a, b);\n'
+        '    auto u = format(FMT(BOLD({ 1 }) " -- " MSG), a, b);\n    return b;\n}\n'
     )
-    assert [_headers("s.cc", n, tmp_path) for n in (6, 8)] == [[4], None]
+    assert [_headers("s.cc", n, tmp_path) for n in (6, 8, 9)] == [[4], [4], None]
 
 
 def test_a_label_a_directive_follows_moves_no_brace(tmp_path: Path) -> None:

@@ -433,12 +433,33 @@ def _annotation(node: Node) -> bool:
     brace: a macro the grammar did not expect (`struct repository *repo UNUSED)`, `static
     void NORETURN f(void)`, `"%" PRId64`, `list_first_entry(&h, struct x, list)`), a fold
     expression C++17 wrote and the grammar cannot read. Every brace of the file is then a
-    real token outside it: which block holds which is as parsed (`Grammar.annotations`)."""
+    real token outside it: which block holds which is as parsed (`Grammar.annotations`).
+    A brace in a string is none (`FMT_STRING(ANSI_BOLD("{}") " -- {}" MSG)`): in a short
+    error, only brace tokens count."""
     parent = node.parent
     if parent is None or parent.type in _BLOCKS or parent.is_error:
         return False
     text = node.text or b""
-    return b"{" not in text and b"}" not in text
+    if b"{" not in text and b"}" not in text:
+        return True
+    return len(text) <= _SHORT_ERROR and not _brace_token(node)
+
+
+_SHORT_ERROR = 2_000
+"""The bytes of an error whose tokens are looked at one by one (`_annotation`)."""
+
+
+def _brace_token(node: Node) -> bool:
+    """A `{` or `}` token in `node` (an error with no tokens in it: its text counts)."""
+    stack = list(node.children)
+    if not stack:
+        return True
+    while stack:
+        below = stack.pop()
+        if below.type in ("{", "}"):
+            return True
+        stack.extend(below.children)
+    return False
 
 
 class _Verdicts:
