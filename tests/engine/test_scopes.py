@@ -246,7 +246,7 @@ def test_a_clean_c_function_inside_an_error_keeps_its_scope(tmp_path: Path) -> N
 
 
 def test_a_grammar_package_imported_after_its_binding_is_whole() -> None:
-    # The binding is loaded without the package's __init__ (engine/scopes.py, `_binding`);
+    # The binding is loaded without the package's __init__ (engine/scopes/grammars.py, `_binding`);
     # whoever imports the package afterwards gets all of it.
     program = (
         "from asrch.engine.scopes import PYTHON, _language\n"

@@ -1,5 +1,5 @@
 """The `Scopes` the composition roots hand the use cases (D31): the tree-sitter reader of
-`engine/scopes.py`, imported on the first line asked about. An answer that prints no
+`engine/scopes/`, imported on the first line asked about. An answer that prints no
 line (every count, survey) never imports it: start-up is most of a small search
 (docs/performance.md; tests/cli/test_scope_imports.py)."""
 

@@ -1,0 +1,69 @@
+"""One parse of a file's bytes, within its bounds (work and CPU time), and the bound on the
+walk over its tree (nodes visited)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from asrch.domain.limits import SCOPE_PARSE_SECONDS, SCOPE_PARSE_WORK, SCOPE_PARSE_WORK_PER_BYTE
+from asrch.engine.scopes.grammars import load_language
+
+if TYPE_CHECKING:
+    from tree_sitter import Tree
+
+    from asrch.engine.scopes.grammars import Grammar
+
+
+class OverBudgetError(Exception):
+    """The file's bound on the walk was reached: its remaining lines get no scope."""
+
+
+class Budget:
+    """Nodes the walk may still visit for one file (`SCOPE_NODE_VISITS`)."""
+
+    def __init__(self, visits: int) -> None:
+        self.left = visits
+
+    def spend(self, count: int = 1) -> None:
+        self.left -= count
+        if self.left < 0:
+            raise OverBudgetError
+
+
+def parse(grammar: Grammar, data: bytes, within: tuple[int, int] | None = None) -> Tree | None:
+    """The tree of `data`, or None once the parse passed its bounds (`SCOPE_PARSE_WORK`:
+    parse work for the bytes read so far; `SCOPE_PARSE_SECONDS` of this thread's CPU).
+    A parser per call: a tree-sitter parser is not to be shared between threads."""
+    import tree_sitter
+
+    parser = tree_sitter.Parser(load_language(grammar))
+    if within is not None:
+        start, end = within
+        points = (_point(data, start), _point(data, end))
+        parser.included_ranges = [tree_sitter.Range(*points, start, end)]
+    checks = 0
+    started = time.thread_time()
+
+    def read(offset: int, _point: object) -> bytes:
+        return data[offset : offset + _CHUNK]
+
+    def stop(offset: int, _has_error: bool) -> bool:
+        nonlocal checks
+        checks += 1
+        if checks > SCOPE_PARSE_WORK + SCOPE_PARSE_WORK_PER_BYTE * offset:
+            return True
+        return time.thread_time() - started > SCOPE_PARSE_SECONDS
+
+    try:
+        return parser.parse(read, progress_callback=stop)
+    except ValueError:  # stopped ("Parsing failed")
+        return None
+
+
+_CHUNK = 1 << 16
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)

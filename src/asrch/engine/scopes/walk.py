@@ -1,0 +1,182 @@
+"""The walk from a tree's root down to a byte: the definitions around it, outermost first,
+or uncertain (the verdicts on the errors it meets)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from asrch.engine.scopes.grammars import ASSIGNMENTS, C_TYPES
+from asrch.engine.scopes.item_macros import MACRO_DEPTH
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from asrch.engine.scopes.grammars import Grammar
+    from asrch.engine.scopes.parse import Budget
+    from asrch.engine.scopes.verdicts import Verdicts
+
+
+def header_row(node: Node) -> int:
+    """The row that names a definition: `static int` / `main(void)` names it on the second."""
+    named = node.child_by_field_name("name")
+    if named is None and node.type in ("function_definition", "declaration"):
+        # C and C++ name a function or a table by its declarator, not by a `name`; the
+        # name is the innermost one (`*\nname(void)` puts a pointer's `*` on the line before).
+        named = node.child_by_field_name("declarator")
+        while named is not None and (inner := _declarator(named)):
+            named = inner
+    return int((named or node).start_point[0])
+
+
+def _declarator(node: Node) -> Node | None:
+    """The declarator inside `node`: its `declarator` field, or for a C++ reference
+    (`const T&` on the line before, `name()` on its own), its last named child."""
+    inner = node.child_by_field_name("declarator")
+    if inner is None and node.type == "reference_declarator" and node.named_child_count:
+        inner = node.named_child(node.named_child_count - 1)
+    return inner
+
+
+def last_leaf_missing(node: Node) -> bool:
+    while node.child_count:
+        last = node.child(node.child_count - 1)
+        if last is None:
+            return False
+        node = last
+    return bool(node.is_missing)
+
+
+class Walk(NamedTuple):
+    definitions: list[Node]
+    uncertain: bool
+
+
+def _path(root: Node, target: int, budget: Budget) -> list[Node]:
+    """The nodes from the root's child down to the deepest one holding byte `target`
+    (tree-sitter's cursor finds each level's child, in C)."""
+    path: list[Node] = []
+    cursor = root.walk()
+    while cursor.goto_first_child_for_byte(target) is not None:
+        budget.spend()
+        node = cursor.node
+        if node is None or node.start_byte > target:
+            break  # between 2 children: in their parent's own text
+        path.append(node)
+    return path
+
+
+def placed(root: Node, target: int, grammar: Grammar, verdicts: Verdicts) -> Walk:
+    """`_walk`, and where it is uncertain in C++, the walk from the deepest function on the
+    path that sits right in a block (`_misread_around`)."""
+    walk = _walk(root, target, grammar, verdicts)
+    if not walk.uncertain or not grammar.misread_around:
+        return walk
+    inner = next(
+        (
+            node
+            for node in reversed(_path(root, target, verdicts.budget))
+            if node.type == "function_definition"
+            and node.parent is not None
+            and node.parent.type == "compound_statement"
+            and node.child_by_field_name("type") is not None
+            and _clean_function(node, verdicts)
+        ),
+        None,
+    )
+    if inner is None:
+        return walk
+    rest = _walk(inner, target, grammar, verdicts, top=False)
+    return walk if rest.uncertain else Walk([inner, *rest.definitions], uncertain=False)
+
+
+def _walk(
+    root: Node,
+    target: int,
+    grammar: Grammar,
+    verdicts: Verdicts,
+    depth: int = 0,
+    *,
+    top: bool = True,
+) -> Walk:
+    """The definition nodes on the path from the root to byte `target`, outermost first.
+
+    An error met before the path inside a definition needs no look of its own: it lies
+    before the target in that definition, which `first_error` already refused."""
+    definitions: list[Node] = []
+    container = root
+    # Inside an ERROR node, waiting for an error-free function (`functions_are_outermost`).
+    lost = False
+    if root.is_error:  # the whole file is one: its first node may be no real one
+        if not grammar.functions_are_outermost:
+            return Walk([], uncertain=True)
+        lost = True
+    # Past an error at a level where nothing encloses the target yet: "the top level" is
+    # a guess there (recovery may have cut a header off its block: `int f(int a X) {`).
+    astray = False
+    for child in _path(root, target, verdicts.budget):
+        node, container = container, child  # `node` holds `child`
+        if not definitions and not astray:
+            broken_at = verdicts.erred_before(node)
+            astray = broken_at is not None and broken_at < child.start_byte
+        if (child.is_error or child.is_missing) and verdicts.harmless(child):
+            continue
+        if child.is_missing or (child.is_error and not grammar.functions_are_outermost):
+            return Walk([], uncertain=True)
+        if child.is_error:
+            definitions, lost = [], True
+            continue
+        if (
+            child.type == "macro_invocation"
+            and node.type in grammar.item_macros
+            and depth < MACRO_DEPTH
+            and (items := verdicts.items(child, target)) is not None
+        ):
+            inner = _walk(items, target, grammar, verdicts, depth + 1)
+            return Walk(definitions + inner.definitions, uncertain=lost or inner.uncertain)
+        if lost:
+            if _clean_function(child, verdicts):
+                definitions.append(child)
+                lost = False
+            continue
+        if _is_definition(child, node, grammar, top=top):
+            # An error in the definition before the target may be a header that should
+            # enclose it, or where its body really ended (an unclosed body swallows what
+            # follows); one after it changes nothing before it.
+            first_error = verdicts.first_error(child, strict=last_leaf_missing(child))
+            if (first_error is not None and first_error <= target) or (
+                verdicts.broken(node)
+                and (first_error is not None or child.type in grammar.top_level)
+            ):
+                return Walk([], uncertain=True)
+            definitions.append(child)
+        top = top and child.type in grammar.transparent
+    return Walk(definitions, uncertain=lost or (astray and not definitions))
+
+
+def _clean_function(node: Node, verdicts: Verdicts) -> bool:
+    """A C function that parsed without any error: a declarator with a parameter list (not
+    a macro's `FOREACH(x) {`), the body closed by a real brace."""
+    if node.type != "function_definition" or verdicts.erred(node) or last_leaf_missing(node):
+        return False
+    declarator = node.child_by_field_name("declarator")
+    while declarator is not None:
+        if declarator.type == "function_declarator":
+            return True
+        declarator = declarator.child_by_field_name("declarator")
+    return False
+
+
+def _is_definition(node: Node, parent: Node, grammar: Grammar, *, top: bool) -> bool:
+    node_type = node.type
+    if node_type in grammar.definitions:
+        if node_type == "function_definition" and parent.type in grammar.functions_not_in:
+            return False
+        if node_type in C_TYPES:
+            return node.child_by_field_name("body") is not None
+        return True
+    if top and node_type in grammar.top_level and node.end_point[0] > node.start_point[0]:
+        if node_type == "expression_statement":
+            first = node.named_child(0) if node.named_child_count else None
+            return first is not None and first.type in ASSIGNMENTS
+        return True
+    return False
