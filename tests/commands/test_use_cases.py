@@ -22,10 +22,11 @@ from asrch.domain.notices import (
     ShortTermNotice,
     SkippedNotice,
 )
-from asrch.domain.ports import NO_SCOPES, Entry, PathStatus
+from asrch.domain.ports import Entry, PathStatus
 from asrch.domain.query import SearchOptions
 from asrch.domain.words import spelled
 from asrch.spelling import COMMAND_LINE
+from tests.support.fake_scopes import NO_SCOPES
 from tests.support.fake_searcher import FakeSearcher
 
 TREE = {

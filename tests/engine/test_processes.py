@@ -99,9 +99,10 @@ import sys
 from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv
 from asrch.engine.binary import resolve_rg
-from asrch.engine.process import RgFed
+from asrch.engine.process import HERE
 
-judge = RgFed(judge_lines_argv(resolve_rg(), Query(term="needle"), "-", cap=50_000))
+argv = judge_lines_argv(resolve_rg(), Query(term="needle"), "-", cap=50_000)
+judge = HERE.transport.start(argv, HERE, stdin=True)
 judge.feed(b"needle\\n" * 1000)
 print(judge._child.pid, flush=True)
 sys.stdin.read()
@@ -109,7 +110,7 @@ sys.stdin.read()
 
 
 def test_a_judge_fed_by_asrch_ends_when_asrch_is_killed() -> None:
-    """survey's judges (`RgFed`) start without the parent-death signal: the end of their
+    """survey's judges (fed rg on its stdin) start without the parent-death signal: the end of their
     input, when the process feeding them dies, even by SIGKILL, is what ends them."""
     parent = subprocess.Popen(
         [sys.executable, "-c", _FED_JUDGE],

@@ -1,7 +1,9 @@
-"""One suite, two searchers: every scenario runs on the fake the use-case tests use
-(tests/support/fake_searcher.py) and on rg over the same files on disk, and both must
-give the same answer. The fake cannot drift from rg where the use cases rely on it: path
-order, spellings, caps, context windows, line numbers.
+"""One suite, three searchers: every scenario runs on the fake the use-case tests use
+(tests/support/fake_searcher.py), on rg over the same files on disk, and on the real
+engine reading rg's recorded output replayed through `MockRg` in 7-byte blocks (a
+record split anywhere), and all must give the same answer. The fake cannot drift from
+rg where the use cases rely on it: path order, spellings, caps, context windows, line
+numbers.
 
 What the fake leaves to rg by design (modes other than a plain substring, filters, ignore
 rules, binary files, rg's exact type list) is not compared here; tests/engine/ holds rg's
@@ -15,6 +17,7 @@ import pytest
 
 from asrch.domain.ports import Entry, Searcher
 from asrch.domain.query import Query, SearchOptions
+from asrch.engine.mock_rg import MockRg, recorded
 from asrch.engine.searcher import RipgrepSearcher
 from tests.support.fake_searcher import FakeSearcher
 
@@ -42,12 +45,14 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest.fixture(params=["fake", "rg"])
+@pytest.fixture(params=["fake", "rg", "replayed"])
 def searcher(request: pytest.FixtureRequest, tree: Path) -> Iterator[Searcher]:
     if request.param == "fake":
         yield FakeSearcher(files=TREE)
-    else:
+    elif request.param == "rg":
         yield RipgrepSearcher(cwd=str(tree))
+    else:
+        yield RipgrepSearcher(cwd=str(tree), transport=MockRg(recorded, chunk=7))
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,8 @@ from asrch.domain.query import Query, SearchOptions
 from asrch.engine.argv import BASE_FLAGS, pattern_args
 from asrch.engine.binary import resolve_rg
 from asrch.engine.files import read_window
+from asrch.engine.mock_rg import MockRg, recorded
+from asrch.engine.process import Launch
 
 RG = resolve_rg()
 _PIECES = st.sampled_from(
@@ -94,19 +96,16 @@ def test_a_nul_before_the_match_shifts_no_label(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("chunk", [1, 5, 64, 1 << 16])
-def test_labels_hold_across_output_blocks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
-) -> None:
-    """rg's output read in blocks of any size: a record split anywhere, a long one too."""
-    from asrch.engine import process
-
-    monkeypatch.setattr(process, "_CHUNK", chunk)
+def test_labels_hold_across_output_blocks(tmp_path: Path, chunk: int) -> None:
+    """rg's output read in blocks of any size: a record split anywhere, a long one too
+    (rg's own output, replayed in blocks of `chunk` bytes)."""
+    launch = Launch(transport=MockRg(recorded, chunk=chunk))
     lines = [b"needle " + b"x" * (i * 37 % 300) if i % 3 else b"other" for i in range(40)]
     path = tmp_path / "f.txt"
     path.write_bytes(b"\n".join(lines) + b"\n")
     query = Query(term="needle")
     want = _rg_matches(query, str(path))
     for line in range(1, 41):
-        window = read_window(RG, query, str(path), line=line, context=2)
+        window = read_window(RG, query, str(path), line=line, context=2, launch=launch)
         shown = {ln.number for ln in window.lines}
         assert {ln.number for ln in window.lines if ln.is_match} == want & shown

@@ -13,7 +13,7 @@
 - The `Result`: stdout and stderr as the bytes a process would have written (the CLI
   writes UTF-8 bytes through `sys.stdout.buffer`), and the exit status.
 
-A run is in-process: `asrch.cli.main(argv, searcher=..., stdout=..., stderr=...)`, the
+A run is in-process: `asrch.cli.main(argv, searchers=..., stdout=..., stderr=...)`, the
 command line's own entry, is called in this interpreter with the run's streams and an rg
 searcher of its own (started from `cwd`, with the run's environment, its rg children
 owned by the run). Nothing of this process is changed: not its working directory,
@@ -135,7 +135,10 @@ def _in_process(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
     # Held here to the end: a wrapper that is collected closes its buffer.
     stdout, stderr = _stream(out), _stream(err)
     children = Children()
-    searcher = RipgrepSearcher(cwd=cwd, children=children, environ=environ)
+
+    def searchers(census: bool) -> RipgrepSearcher:
+        return RipgrepSearcher(cwd=cwd, children=children, environ=environ, census=census)
+
     late = threading.Event()
 
     def stop() -> None:  # the run's rg killed: the run ends as on any failed search
@@ -145,7 +148,7 @@ def _in_process(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
     overtime = threading.Timer(timeout, stop)
     overtime.start()
     try:
-        status = main(argv, searcher=searcher, cwd=cwd, stdout=stdout, stderr=stderr)
+        status = main(argv, searchers=searchers, cwd=cwd, stdout=stdout, stderr=stderr)
     finally:
         overtime.cancel()
         children.stop()

@@ -28,3 +28,16 @@ class FakeScopes:
     def around(self, file: str, line: int) -> Definition | Unplaced:
         self.asked.append((file, [-line]))
         return self.definition
+
+
+class NoScopes:
+    """A `Scopes` that knows none: for tests of answers that print no scope lines."""
+
+    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
+        return Placements({})
+
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        return "none"
+
+
+NO_SCOPES = NoScopes()

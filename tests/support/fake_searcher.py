@@ -1,7 +1,7 @@
 """A `Searcher` that answers from a table and records every call (cf. httpx's
 `MockTransport`): the use cases (`asrch.commands`) tested without rg.
 
-    from asrch.domain.ports import NO_SCOPES
+    from tests.support.fake_scopes import NO_SCOPES
     from tests.support.fake_searcher import FakeSearcher
 
     engine = FakeSearcher(files={"src/a.py": "needle\\nx\\nneedle\\n", "b.py": "x\\n"})

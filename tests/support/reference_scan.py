@@ -15,7 +15,8 @@ from asrch.domain.query import Query
 from asrch.engine.argv import BASE_FLAGS, LOG_BINARY, as_typed, json_argv, operand
 from asrch.engine.counts import binary_met, rg_path_order
 from asrch.engine.json_events import split_lines
-from asrch.engine.process import RgRun
+from asrch.engine.process import HERE
+from asrch.engine.transport import judged
 
 
 def _path(data: dict[str, Any]) -> str:
@@ -43,7 +44,7 @@ def tally_from_json(rg: str, query: Query, target: str, *, cap: int) -> Tally:
     # rg's debug log names each binary file met while walking (for `binary_met`).
     flags_end = 1 + len(BASE_FLAGS)
     argv = [*argv[:flags_end], LOG_BINARY, *argv[flags_end:]]
-    with RgRun(argv) as run:
+    with HERE.transport.start(argv, HERE, stream=True) as run:
         for line in split_lines(run.chunks()):
             if not line:
                 continue
@@ -68,7 +69,7 @@ def tally_from_json(rg: str, query: Query, target: str, *, cap: int) -> Tally:
                 total += 1
                 if total >= cap:
                     full_in = path
-        said = run.finish()
+        said = judged(argv, run.end())
     capped = total >= cap
     last = list(counts)[-1] if capped else None
     files = tuple(FileCount(path=as_typed(p, target), matches=n) for p, n in counts.items())

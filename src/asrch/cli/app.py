@@ -39,6 +39,12 @@ from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
 from asrch.spelling import COMMAND_LINE
 
+SearcherFor = Callable[[bool], Searcher]
+"""How a composition root builds its searcher for one answer: with rg's binary census
+in every count (True: an answer that carries it, D45) or not. A choice made once, when
+the searcher is built (`RipgrepSearcher(census=...)`), never a searcher's state set
+later."""
+
 # Each command imports its own use case and renderer when it runs: an agent calls
 # asrch many times, and start-up is most of a small search (docs/performance.md).
 
@@ -103,16 +109,9 @@ def _function(command: Command[Any]) -> Callable[..., int]:
     positionals = [a for a in declared if a.positional]
 
     def call(*given: str, **options: Any) -> int:
-        # What cyclopts' own `app(tokens)` would run, in this process; `main` runs
-        # `_run` after `read`.
-        values: dict[str, Any] = dict(options)
-        for index, argument in enumerate(positionals):
-            if argument.many:
-                values[argument.name] = list(given[index:])
-            elif index < len(given):
-                values[argument.name] = given[index]
-        streams = Streams(sys.stdout, sys.stderr, True)
-        return _run(command, values, RipgrepSearcher(), ScopeReader(), streams)
+        # Never run: cyclopts only binds a line to this signature (`read`), and `main`
+        # runs the command (`_run`).
+        raise AssertionError(f"{command.name}: cyclopts parses, asrch runs")
 
     call.__name__ = command.name
     options = [a for a in declared if not a.positional]
@@ -130,7 +129,7 @@ def _function(command: Command[Any]) -> Callable[..., int]:
 def _run(
     command: Command[Any],
     values: dict[str, Any],
-    searcher: Searcher,
+    searchers: SearcherFor,
     scopes: Scopes,
     streams: Streams,
 ) -> int:
@@ -138,7 +137,7 @@ def _run(
     as_json = values.get("format") == "json"
     # D45: rg's binary census only where it is printed: JSON always; text only on a
     # zero answer, whose use case asks for it.
-    searcher.census = as_json
+    searcher = searchers(as_json)
     report = run(command, searcher, values, scopes=scopes)
     emit(report, command.render, as_json=as_json, to=streams.stdout)
     refused = command.refused_status and bool(getattr(report, "refused", False))
@@ -320,7 +319,7 @@ def _fill_from_the_right(
 
 
 def run_command_line(
-    tokens: Sequence[str], searcher: Searcher, scopes: Scopes, streams: Streams
+    tokens: Sequence[str], searchers: SearcherFor, scopes: Scopes, streams: Streams
 ) -> int:
     before_dashes = list(tokens[: tokens.index("--")]) if "--" in tokens else list(tokens)
     if "-h" in before_dashes or "--help" in before_dashes:
@@ -331,7 +330,7 @@ def run_command_line(
         return ExitStatus.OK
     if list(tokens) == ["--type-list"]:
         # The names `--type` takes, from the rg asrch runs (rg itself may not be on PATH).
-        known = searcher.file_types()
+        known = searchers(False).file_types()
         write(streams.stdout, "".join(f"{name}: {', '.join(known[name])}\n" for name in known))
         return ExitStatus.OK
     try:
@@ -345,21 +344,22 @@ def run_command_line(
     if name == "mcp":
         # The server's stdio is the process's own, whatever the caller's streams.
         return mcp(**values)
-    return _run(COMMANDS[name], values, searcher, scopes, streams)
+    return _run(COMMANDS[name], values, searchers, scopes, streams)
 
 
 def main(
     argv: Sequence[str] | None = None,
     *,
-    searcher: Searcher | None = None,
+    searchers: SearcherFor | None = None,
     scopes: Scopes | None = None,
     cwd: str | None = None,
     stdout: Any = None,
     stderr: Any = None,
 ) -> int:
     """Run one command line (`argv`: the arguments after `asrch`, default `sys.argv[1:]`)
-    with `searcher` (default: rg, run from `cwd`, default this process's working
-    directory) and `scopes` (D31; default: the tree-sitter reader of files from `cwd`):
+    with a searcher from `searchers` (default: rg, run from `cwd`, default this
+    process's working directory), called with whether the answer carries rg's binary
+    census (D45: JSON), and `scopes` (D31; default: the tree-sitter reader of files from `cwd`):
     the answer on `stdout`, messages on `stderr` (default: the process's own), the exit
     status returned. Nothing of the process is read or changed besides
     those defaults: `asrch.entry` adds the process's own settings (SIGTERM)."""
@@ -368,12 +368,15 @@ def main(
     streams = Streams(
         sys.stdout if stdout is None else stdout, sys.stderr if stderr is None else stderr, own
     )
-    if searcher is None:
-        searcher = RipgrepSearcher(cwd=cwd)
+    if searchers is None:
+
+        def searchers(census: bool) -> Searcher:
+            return RipgrepSearcher(cwd=cwd, census=census)
+
     if scopes is None:
         scopes = ScopeReader(cwd=cwd)
     try:
-        return run_command_line(tokens, searcher, scopes, streams)
+        return run_command_line(tokens, searchers, scopes, streams)
     except AsrchError as exc:
         from asrch.engine.process import stop_requested
 

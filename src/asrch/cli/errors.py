@@ -135,13 +135,10 @@ def read_whole_number(argument: Argument, text: str) -> int:
     return int(significant)
 
 
-def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any]:
-    """The cyclopts converter that holds the option's rule."""
+def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any] | None:
+    """The cyclopts converter that holds the option's rule; none for a flag, which
+    cyclopts binds itself (its rule: `refuse_flag_values`)."""
     name = argument.spelling
-
-    def flag(type_: Any, tokens: Sequence[Any]) -> bool:
-        # Never called: cyclopts binds a flag itself (see `refuse_flag_values`).
-        raise ArgumentError(f"{name} is a flag and takes no value")
 
     def number(type_: Any, tokens: Sequence[Any]) -> int:
         return read_whole_number(argument, tokens[0].value)
@@ -160,8 +157,8 @@ def converter_for(argument: Argument) -> Callable[[Any, Sequence[Any]], Any]:
     def texts(type_: Any, tokens: Sequence[Any]) -> list[str]:
         return [t.value for t in tokens]
 
-    converters = {"flag": flag, "number": number, "choice": choice, "text": text, "texts": texts}
-    return converters[argument.value_type]
+    converters = {"number": number, "choice": choice, "text": text, "texts": texts}
+    return converters.get(argument.value_type)
 
 
 def _options(tokens: Sequence[str]) -> list[str]:

@@ -80,10 +80,6 @@ class Types(Protocol):
 class Counts(Protocol):
     """Matching lines per file: survey's and scout's numbers."""
 
-    census: bool
-    """Every count also counts the binary files met (D45: an answer that carries them
-    always, JSON); otherwise only a count asked with `census=True` does."""
-
     def count(self, query: Query, target: str, *, cap: int, census: bool = False) -> Tally:
         """Matching lines per file under `target`, in path order, stopped at `cap`.
         `census`: count the binary files met too (D45: the answer prints them); a
@@ -151,18 +147,3 @@ class Scopes(Protocol):
         """The innermost definition enclosing `line` (D46), or why none is given, by the
         same rules as `of`: never a guessed one."""
         ...
-
-
-class NoScopes:
-    """A `Scopes` that knows none: for callers and tests that print no scope lines."""
-
-    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
-        from asrch.domain.lines import Placements  # noqa: PLC0415 (annotations only above)
-
-        return Placements({})
-
-    def around(self, file: str, line: int) -> Definition | Unplaced:
-        return "none"
-
-
-NO_SCOPES = NoScopes()

@@ -17,8 +17,9 @@ from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import as_typed, census_argv, count_argv, files_argv, operand
-from asrch.engine.process import HERE, Launch, run_to_end
+from asrch.engine.process import HERE, Launch
 from asrch.engine.stderr import RgSaid, failed_paths
+from asrch.engine.transport import run_to_end
 
 # One record: a path (any byte but NUL; newlines included), NUL, decimal count, LF.
 _RECORD = re.compile(rb"([^\0]*)\0([0-9]+)\n")

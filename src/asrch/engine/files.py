@@ -27,7 +27,8 @@ from asrch.engine.json_events import (
     parse_events,
     split_lines,
 )
-from asrch.engine.process import HERE, Launch, RgRun, run_to_end
+from asrch.engine.process import HERE, Launch
+from asrch.engine.transport import judged, run_to_end
 
 _CHUNK = 1 << 20
 
@@ -60,7 +61,8 @@ def scan_file(
     lines: list[SourceLine] = []
     kept = 0
     more = False
-    with RgRun(json_argv(rg, query, launch.operand(file), context=context), launch) as run:
+    argv = json_argv(rg, query, launch.operand(file), context=context)
+    with launch.transport.start(argv, launch, stream=True) as run:
         for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
             if event.is_match and kept >= keep:
                 more = True
@@ -68,7 +70,7 @@ def scan_file(
                 break
             lines.append(_source_line(event, file, launch))
             kept += event.is_match
-        skipped = run.finish().skipped
+        skipped = judged(argv, run.end()).skipped
     if not more:
         return FileScan(lines=tuple(lines), kept=kept, matches=kept, skipped=skipped)
     total, capped, skipped = count_matches(rg, query, file, cap=cap, launch=launch)
@@ -89,7 +91,8 @@ def matching_lines(
     handed = {file: launch.operand(file) for file in files}
     given = {operand(handed[file]): file for file in files}
     found: dict[str, list[SourceLine]] = {file: [] for file in files}
-    with RgRun(json_argv(rg, query, [handed[f] for f in files], max_count=keep), launch) as run:
+    argv = json_argv(rg, query, [handed[f] for f in files], max_count=keep)
+    with launch.transport.start(argv, launch, stream=True) as run:
         for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
             lines = found.get(given.get(event.path, ""))
             if lines is None:
@@ -98,7 +101,7 @@ def matching_lines(
                 )
             if event.is_match and len(lines) < keep:
                 lines.append(_source_line(event, given[event.path], launch))
-        run.finish()
+        judged(argv, run.end())
     return {file: tuple(lines) for file, lines in found.items()}
 
 
@@ -323,14 +326,15 @@ def window_matches(
     window; before it, only each block's last line number is read.
     """
     found: dict[int, Span | None] = {}
-    with RgRun(json_argv(rg, query, launch.operand(file)), launch) as run:
+    argv = json_argv(rg, query, launch.operand(file))
+    with launch.transport.start(argv, launch, stream=True) as run:
         for number, span in _match_fields(run.chunks(), start):
             if number > end:
                 run.stop()
                 break
             if number >= start:
                 found[number] = span
-        run.finish()
+        judged(argv, run.end())
     return found
 
 

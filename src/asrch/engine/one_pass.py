@@ -42,8 +42,9 @@ from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv, lines_argv
 from asrch.engine.counts import count_files, cut_at_cap, kept_by_filters, rg_path_order
-from asrch.engine.process import HERE, Launch, RgFed, RgRun, run_to_end, scratch_for_child
+from asrch.engine.process import HERE, Launch, scratch_for_child
 from asrch.engine.stderr import RgSaid
+from asrch.engine.transport import RgCall, judged, run_to_end
 
 _FLUSH = 1 << 20
 """The judges are fed a megabyte at a time: a write per judge per megabyte."""
@@ -296,11 +297,13 @@ class _Streams:
     to the cap; lines are numbered from 1 across the whole stream."""
 
     def __init__(self, rg: str, queries: Sequence[Query], *, cap: int, launch: Launch) -> None:
-        self._judges: list[RgFed] = []
+        self._judges: list[RgCall] = []
         try:
             for query in queries:
                 argv = judge_lines_argv(rg, query, "-", cap=cap)
-                self._judges.append(RgFed(argv, launch, pipe_size=_FLUSH))
+                self._judges.append(
+                    launch.transport.start(argv, launch, stdin=True, pipe_size=_FLUSH)
+                )
         except BaseException:
             self.kill()
             raise
@@ -346,7 +349,9 @@ class _Streams:
         self.flush()
         found = []
         for judge in self._judges:
-            output, _ = judge.finish()
+            with judge:
+                output = judge.read()
+                judged(judge.argv, judge.end())
             found.append(self._per_file(judged_lines(output)))
         return found
 
@@ -361,7 +366,7 @@ class _Streams:
 
     def kill(self) -> None:
         for judge in self._judges:
-            judge.kill()
+            judge.close()
 
 
 class _Sink:
@@ -446,9 +451,10 @@ def _count_terms(
     given = launch.operand(target)
     kept = kept_by_filters(queries[0], target, given) if queries[0].filters.active else None
     files = _Files(kept)
+    argv = lines_argv(rg, queries, given, log_binary=log)
     with (
         ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool,
-        RgRun(lines_argv(rg, queries, given, log_binary=log), launch, pipe_size=_PIPE) as run,
+        launch.transport.start(argv, launch, stream=True, pipe_size=_PIPE) as run,
     ):
         judge = _Judge(rg, queries, cap=cap, launch=launch, pool=pool)
         streams: _Streams | None = None
@@ -463,7 +469,7 @@ def _count_terms(
             # Also kills a judge that a signal cut off while it was being started.
             judge.abandon()
             raise
-        said = run.finish()
+        said = judged(argv, run.end())
     if not log and files.looked_binary:
         return None
     # Read from rg's log once (4 MB on a Python installation's 18,774 `.pyc` files), put
@@ -494,7 +500,7 @@ _PIPE = 1 << 20
 _READ = 1 << 20
 
 
-def _read(run: RgRun, files: "_Files", sink: _Sink, terms: int) -> None:
+def _read(run: RgCall, files: "_Files", sink: _Sink, terms: int) -> None:
     reader = BlockReader()
     for chunk in run.chunks(_READ):
         for path, parts, count, ends in reader.feed(chunk):

@@ -1,4 +1,6 @@
-"""One rg child: start it, stream its stdout, stop it early, always reap it."""
+"""The real transport (`engine.transport`): each rg a child process, its stdout
+streamed or written aside, stopped early on demand, always reaped. The only code in
+asrch that starts a process (`_start`)."""
 
 import contextlib
 import fcntl
@@ -14,12 +16,11 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 
 from asrch.domain.errors import EngineError
 from asrch.domain.text_safety import quote
-from asrch.engine.stderr import RgSaid, judge, operands, read_stderr
+from asrch.engine.transport import CHUNK, Ended
 
 if TYPE_CHECKING:
     from asrch.engine.pins import Pins
-
-_CHUNK = 1 << 16
+    from asrch.engine.transport import Transport
 
 STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1)
 """Signals that would end asrch without unwinding (SIGQUIT with a core dump): the
@@ -115,6 +116,165 @@ class Children:
             child.wait()
 
 
+class _Child:
+    """A running rg (`RgCall`): stdout through a pipe (`stream`) or into an unnamed
+    scratch file, stdin a pipe the caller feeds or empty, stderr into a scratch file.
+
+    stderr is read once rg has ended: a child that reports thousands of unreadable
+    files (or, with `--debug`, every binary file it meets) never blocks on a full pipe
+    while we read stdout, and no thread of ours wakes per line. It is kept whole: a
+    count of skipped files must not stop at some size (a line is ~100 bytes a file).
+    (A thread once read it line by line from the unbuffered pipe: one `read` call per
+    byte, 1.2 s of CPU for the 4 MB of debug lines a survey of a 941 MB tree with
+    18,774 `.pyc` files gets, issue 34.) Unstreamed, stdout goes aside too: rg never
+    waits on a reader that the machine's load keeps from running.
+    """
+
+    def __init__(
+        self, argv: list[str], launch: "Launch", *, stream: bool, stdin: bool, pipe_size: int
+    ) -> None:
+        self.argv = argv
+        self._launch = launch
+        self._stopped = False
+        self._ended: Ended | None = None
+        self._err = _scratch()
+        self._out = None if stream else _scratch()
+        try:
+            # Fed, no parent-death signal is needed: asrch holds the only write end of
+            # its stdin, so if asrch dies, even by SIGKILL, rg reads the end of its
+            # input and ends. Without one, Python starts it by vfork, with no fork
+            # handlers run (≈2 ms less a child; a signal caught in such a handler is lost).
+            self._child = _start(
+                argv,
+                subprocess.PIPE if self._out is None else self._out,
+                self._err,
+                launch,
+                stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                die_with_parent=not stdin,
+            )
+        except BaseException:
+            self._close_files()
+            raise
+        self._stdin: IO[bytes] | None = self._child.stdin
+        if pipe_size and hasattr(fcntl, "F_SETPIPE_SZ"):
+            # Ask for a pipe of that many bytes (Linux), so that rg writes (or reads)
+            # on while the other side is busy or descheduled. Above the system's limit
+            # the default pipe stays: it works, only slower.
+            for pipe in (self._child.stdout, self._stdin):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):
+                        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, pipe_size)
+
+    def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
+        if self._out is None:
+            assert self._child.stdout is not None
+            fd = self._child.stdout.fileno()
+        else:
+            self._wait()
+            self._out.seek(0)
+            fd = self._out.fileno()
+        while data := os.read(fd, size):
+            yield data
+
+    def read(self) -> bytes:
+        if self._out is None:
+            return b"".join(self.chunks())
+        self._wait()
+        self._out.seek(0)
+        return self._out.read()
+
+    @property
+    def reading(self) -> bool:
+        return self._stdin is not None
+
+    def feed(self, data: bytes) -> bool:
+        if self._stdin is None:
+            return False
+        fd = self._stdin.fileno()
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(fd, view) :]
+        except BrokenPipeError:
+            self._close_stdin()
+            return False
+        return True
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._reap()
+
+    def end(self) -> Ended:
+        if self._ended is None:
+            if self._out is None:
+                self._reap()
+            else:
+                self._wait()
+            self._err.seek(0)
+            self._ended = Ended(self._child.returncode, self._err.read(), self._stopped)
+        return self._ended
+
+    def __enter__(self) -> "_Child":
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._reap()
+        self._close_files()
+
+    def _wait(self) -> None:
+        """Wait for rg to end (its input ended first); interrupted, rg goes with us."""
+        self._close_stdin()
+        try:
+            self._child.wait()
+        finally:
+            self._reap()
+
+    def _close_stdin(self) -> None:
+        if self._stdin is not None:
+            # rg may have gone: closing the pipe has nothing left to flush (unbuffered).
+            self._stdin.close()
+            self._stdin = None
+
+    def _reap(self) -> None:
+        self._close_stdin()
+        _kill(self._child)
+        if self._child.stdout is not None:
+            self._child.stdout.close()
+        self._child.wait()
+        _forget(self._child, self._launch)
+
+    def _close_files(self) -> None:
+        self._err.close()
+        if self._out is not None:
+            self._out.close()
+
+
+class Processes:
+    """The real `Transport`: each rg a child process of this one (`_start`)."""
+
+    def start(
+        self,
+        argv: list[str],
+        launch: "Launch",
+        *,
+        stream: bool = False,
+        stdin: bool = False,
+        pipe_size: int = 0,
+    ) -> _Child:
+        return _Child(argv, launch, stream=stream, stdin=stdin, pipe_size=pipe_size)
+
+
+PROCESSES = Processes()
+
+
 class Launch(NamedTuple):
     """Where rg children start: the working directory they run in (None: this process's),
     the `Children` that own them (None: only the process-wide registry) and their
@@ -129,6 +289,8 @@ class Launch(NamedTuple):
     """An MCP call's: every path read is the object pinned for it (`engine.pins`)."""
     inside: str | None = None
     """The pinned directory (by the path as given) that rg starts in (`walking`)."""
+    transport: "Transport" = PROCESSES
+    """What starts rg (`engine.transport`): the real processes, or a fake in tests."""
 
     def here(self, path: str) -> str:
         """`path` as this process must spell it to open what rg, in `cwd`, opens."""
@@ -170,201 +332,6 @@ class Launch(NamedTuple):
 HERE = Launch()
 
 
-class RgRun:
-    """A running rg; use as a context manager so the child never outlives the caller.
-
-    stderr goes to an unnamed scratch file, read once rg has ended: a child that reports
-    thousands of unreadable files (or, with `--debug`, every binary file it meets) never
-    blocks on a full pipe while we read stdout, and no thread of ours wakes per line.
-    It is kept whole: a count of skipped files must not stop at some size (a line is
-    ~100 bytes a file). (A thread once read it line by line from the unbuffered pipe:
-    one `read` call per byte, 1.2 s of CPU for the 4 MB of debug lines a survey of a
-    941 MB tree with 18,774 `.pyc` files gets, issue 34.)
-    """
-
-    def __init__(self, argv: list[str], launch: Launch = HERE, *, pipe_size: int = 0) -> None:
-        """`pipe_size`: ask for a pipe of that many bytes (Linux), so that rg writes on
-        while the reader is busy or descheduled."""
-        self.argv = argv
-        self.stopped_early = False
-        self._launch = launch
-        self._err = _scratch()
-        try:
-            self._child = _start(argv, subprocess.PIPE, self._err, launch)
-        except BaseException:
-            self._err.close()
-            raise
-        if pipe_size and hasattr(fcntl, "F_SETPIPE_SZ"):
-            assert self._child.stdout is not None
-            # Above the system's limit the default pipe stays: it works, only slower.
-            with contextlib.suppress(OSError):
-                fcntl.fcntl(self._child.stdout.fileno(), fcntl.F_SETPIPE_SZ, pipe_size)
-
-    def chunks(self, size: int = _CHUNK) -> Iterator[bytes]:
-        assert self._child.stdout is not None
-        fd = self._child.stdout.fileno()
-        while data := os.read(fd, size):
-            yield data
-
-    def stop(self) -> None:
-        """Stop reading: the scan cap was reached."""
-        self.stopped_early = True
-        self._reap()
-
-    def _reap(self) -> None:
-        _kill(self._child)
-        if self._child.stdout is not None:
-            self._child.stdout.close()
-        self._child.wait()
-        _forget(self._child, self._launch)
-
-    def __enter__(self) -> "RgRun":
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._reap()
-        self._err.close()
-
-    def finish(self) -> RgSaid:
-        """Reap the child and judge how it ended: what rg said on stderr, sorted.
-
-        Stopped early, rg was killed: its status says nothing, its messages so far stand.
-        """
-        self._reap()
-        with self._err:
-            self._err.seek(0)
-            said = read_stderr(self._err.read(), operands(self.argv))
-        if self.stopped_early:
-            return said
-        return judge(self._child.returncode, said)
-
-
-def run_to_end(argv: list[str], launch: Launch = HERE) -> tuple[bytes, RgSaid]:
-    """Run rg to its end and judge it: (its whole stdout, its stderr sorted).
-
-    For plans that read all of rg's output anyway (counts). Through a pipe, each
-    record rg writes (one per file) wakes the reader: on ten thousand files those
-    wake-ups cost more than rg's search. rg writes into unnamed scratch files instead,
-    read once it has exited; no stderr thread is needed either.
-    """
-    out, said = run_to_file(argv, launch)
-    with out:
-        return out.read(), said
-
-
-def run_to_file(argv: list[str], launch: Launch = HERE) -> tuple[IO[bytes], RgSaid]:
-    """`run_to_end`, its stdout left in the scratch file (at its start) for the caller
-    to read in pieces and close: megabytes of lines need not sit in memory at once,
-    and rg never waits on a reader that the machine's load keeps from running."""
-    out = _scratch()
-    try:
-        with _scratch() as err:
-            child = _start(argv, out, err, launch)
-            try:
-                child.wait()
-            finally:
-                if child.poll() is None:
-                    # Interrupted while waiting: the child goes with us.
-                    _kill(child)
-                    child.wait()
-                _forget(child, launch)
-            err.seek(0)
-            said = judge(child.returncode, read_stderr(err.read(), operands(argv)))
-    except BaseException:
-        out.close()
-        raise
-    out.seek(0)
-    return out, said
-
-
-class RgFed:
-    """An rg reading its input from us (stdin, `-`), its output and messages going to
-    scratch files: it never waits on us to read, so feeding it cannot deadlock.
-
-    rg stops reading once it has what it was asked for (`--max-count`); from then on
-    `feed` says so instead of writing."""
-
-    def __init__(self, argv: list[str], launch: Launch = HERE, *, pipe_size: int = 0) -> None:
-        self.argv = argv
-        self._launch = launch
-        self._out = _scratch()
-        self._err = _scratch()
-        try:
-            # No parent-death signal needed: asrch holds the only write end of its
-            # stdin, so if asrch dies, even by SIGKILL, rg reads the end of its input
-            # and ends. Without one, Python starts it by vfork, with no fork handlers
-            # run (≈2 ms less a child; a signal caught in such a handler is lost).
-            self._child = _start(
-                argv, self._out, self._err, launch, stdin=subprocess.PIPE, die_with_parent=False
-            )
-        except BaseException:
-            self._out.close()
-            self._err.close()
-            raise
-        assert self._child.stdin is not None
-        self._stdin: IO[bytes] | None = self._child.stdin
-        if pipe_size and hasattr(fcntl, "F_SETPIPE_SZ"):
-            with contextlib.suppress(OSError):
-                fcntl.fcntl(self._stdin.fileno(), fcntl.F_SETPIPE_SZ, pipe_size)
-
-    @property
-    def reading(self) -> bool:
-        return self._stdin is not None
-
-    def feed(self, data: bytes) -> bool:
-        """Write all of `data` (waiting while rg's pipe is full); False, and nothing more
-        is written from then on, once rg has stopped reading."""
-        if self._stdin is None:
-            return False
-        fd = self._stdin.fileno()
-        view = memoryview(data)
-        try:
-            while view:
-                view = view[os.write(fd, view) :]
-        except BrokenPipeError:
-            self._close_stdin()
-            return False
-        return True
-
-    def _close_stdin(self) -> None:
-        if self._stdin is not None:
-            # rg may have gone: closing the pipe has nothing left to flush (unbuffered).
-            self._stdin.close()
-            self._stdin = None
-
-    def finish(self) -> tuple[bytes, RgSaid]:
-        """End its input, wait for it and judge it: (its whole stdout, its stderr)."""
-        self._close_stdin()
-        try:
-            self._child.wait()
-        finally:
-            self._reap()
-        self._err.seek(0)
-        said = judge(self._child.returncode, read_stderr(self._err.read(), operands(self.argv)))
-        self._out.seek(0)
-        output = self._out.read()
-        self._out.close()
-        self._err.close()
-        return output, said
-
-    def kill(self) -> None:
-        """Kill it if still running and let its files go (idempotent)."""
-        self._reap()
-        self._out.close()
-        self._err.close()
-
-    def _reap(self) -> None:
-        self._close_stdin()
-        _kill(self._child)
-        self._child.wait()
-        _forget(self._child, self._launch)
-
-
 def scratch_for_child() -> tuple[IO[bytes], str]:
     """An unnamed scratch file and a path a child process can open it by."""
     if hasattr(os, "memfd_create"):
@@ -374,20 +341,6 @@ def scratch_for_child() -> tuple[IO[bytes], str]:
 
     named = tempfile.NamedTemporaryFile()  # noqa: SIM115 (the caller closes it)
     return named, named.name
-
-
-def run_plain(argv: list[str], launch: Launch = HERE) -> tuple[int, bytes]:
-    """Run rg on empty input to its end, unjudged: (its exit status, its stderr)."""
-    with _scratch() as out, _scratch() as err:
-        child = _start(argv, out, err, launch)
-        try:
-            child.wait()
-        finally:
-            _kill(child)
-            child.wait()
-            _forget(child, launch)
-        err.seek(0)
-        return child.returncode, err.read()
 
 
 def _scratch() -> IO[bytes]:

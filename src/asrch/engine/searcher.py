@@ -12,7 +12,7 @@ from asrch.domain.ports import Entry, PathStatus
 from asrch.domain.text_safety import quote
 from asrch.domain.words import arg
 from asrch.engine.binary import resolve_rg
-from asrch.engine.process import HERE, Children, Launch
+from asrch.engine.process import HERE, PROCESSES, Children, Launch
 from asrch.engine.stderr import RgRefusedError
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
     from asrch.domain.query import Query
     from asrch.engine.pins import Pins
+    from asrch.engine.transport import Transport
 
 # The plans are imported by the operation that runs them: `scout` never loads the JSON
 # parsers or a thread pool (and its `logging`), which start-up would otherwise pay for.
@@ -47,9 +48,11 @@ class RipgrepSearcher:
     """Searches paths as rg sees them from `cwd` (None: this process's working directory);
     with `children`, every rg it starts belongs to that set, which can stop them all;
     with `environ`, rg is found (ASRCH_RG, PATH) and runs in that environment instead of
-    this process's.
+    this process's; with `transport`, rg runs through it (`engine.transport`: a fake in
+    tests) instead of as a child process.
     `census`: every count also counts the binary files met, for an answer that carries
-    them always (JSON, D45); else only a count asked with `census=True` does."""
+    them always (JSON, D45); else only a count asked with `census=True` does. A choice
+    made when the searcher is built, for the answers it serves."""
 
     def __init__(
         self,
@@ -60,14 +63,18 @@ class RipgrepSearcher:
         environ: Mapping[str, str] | None = None,
         census: bool = True,
         pins: Pins | None = None,
+        transport: Transport | None = None,
     ) -> None:
         """`pins`: an MCP call's, through which every path is read (`engine.pins`)."""
-        self.census = census
+        self._census = census
         self._rg = rg
         self._environ = environ
         given = cwd is not None or children is not None or environ is not None
-        given = given or pins is not None
-        self._launch = Launch(cwd, children, env=environ, pins=pins) if given else HERE
+        self._launch = (
+            Launch(cwd, children, env=environ, pins=pins, transport=transport or PROCESSES)
+            if given or pins is not None or transport is not None
+            else HERE
+        )
 
     @property
     def rg(self) -> str:
@@ -127,21 +134,21 @@ class RipgrepSearcher:
     def _refusal(self, query: Query) -> str | None:
         """rg's reason for refusing `query` alone, searched in empty input, or None."""
         from asrch.engine.argv import pattern_probe_argv
-        from asrch.engine.process import run_plain
         from asrch.engine.stderr import read_stderr, reason_of
+        from asrch.engine.transport import run_unjudged
 
         try:
-            returncode, stderr = run_plain(pattern_probe_argv(self.rg, query), self._launch)
+            ended = run_unjudged(pattern_probe_argv(self.rg, query), self._launch)
         except EngineError as exc:
             return exc.message
-        said = read_stderr(stderr, [])
-        if returncode in (0, 1) and said.complaint is None:
+        said = read_stderr(ended.stderr, [])
+        if ended.status in (0, 1) and said.complaint is None:
             return None
-        return reason_of(said.complaint or f"exit status {returncode}")
+        return reason_of(said.complaint or f"exit status {ended.status}")
 
     def walk(self, target: str) -> list[str]:
         from asrch.engine.argv import as_typed, files_argv
-        from asrch.engine.process import run_to_end
+        from asrch.engine.transport import run_to_end
 
         given = self._launch.operand(target)
         output, _ = run_to_end(files_argv(self.rg, given), self._launch)
@@ -152,7 +159,7 @@ class RipgrepSearcher:
 
     def file_types(self) -> dict[str, tuple[str, ...]]:
         from asrch.engine.argv import type_list_argv
-        from asrch.engine.process import run_to_end
+        from asrch.engine.transport import run_to_end
 
         output, _ = run_to_end(type_list_argv(self.rg), self._launch)
         types: dict[str, tuple[str, ...]] = {}
@@ -203,8 +210,6 @@ class RipgrepSearcher:
         them (the one-pass plan), a file is counted per query (rg's binary rule for a
         file it is given differs from a walk's), and so is a regex (survey has none: the
         plan is not tested with one)."""
-        from asrch.domain.modes import Mode
-
         # One walk matches with the first query's flags (`lines_argv`): only queries
         # sharing all their options can share it.
         shared = len({q.options for q in queries}) == 1
@@ -216,7 +221,7 @@ class RipgrepSearcher:
 
         try:
             return count_terms(
-                self.rg, queries, target, cap=cap, launch=self._launch, census=self.census
+                self.rg, queries, target, cap=cap, launch=self._launch, census=self._census
             )
         except RgRefusedError:
             # Whose fault: each query alone says (and blames it).
@@ -225,7 +230,7 @@ class RipgrepSearcher:
     def count(self, query: Query, target: str, *, cap: int, census: bool = False) -> Tally:
         from asrch.engine.counts import count_files
 
-        binary = census or self.census
+        binary = census or self._census
         return self._judged(
             query,
             lambda: count_files(

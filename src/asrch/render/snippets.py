@@ -4,7 +4,7 @@ for the definitions around a match, `--` between snippets (`-- K lines --` where
 
 from asrch.domain.lines import Scope, SourceLine
 from asrch.domain.sample import Snippet
-from asrch.render.lines import fit_excerpt, fit_line, visible_text
+from asrch.render.lines import fit_excerpt, fit_line
 
 
 def source_line(line: SourceLine) -> str:
@@ -151,8 +151,3 @@ def _above_the_definition(snippets: tuple[Snippet, ...]) -> tuple[SourceLine, ..
         return first
     head = first[0]._replace(scope=placed[0].scope, scope_known=placed[0].scope_known)
     return (head, *first[1:])
-
-
-def shown_path(path: str) -> str:
-    """A path as given, with any control character made visible."""
-    return visible_text(path.encode("utf-8", "surrogateescape"))

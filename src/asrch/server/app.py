@@ -41,6 +41,7 @@ from asrch.engine import pins
 from asrch.engine.process import Children
 from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
+from asrch.engine.transport import Transport
 from asrch.render.errors import error_line, internal_error_line
 from asrch.render.lines import printed
 from asrch.server.arguments import input_schema, read_arguments
@@ -75,9 +76,17 @@ def _refusal(line: str) -> CallToolResult:
 class Calls:
     """Runs tool calls: one worker thread and one set of rg children each."""
 
-    def __init__(self, roots: Roots, rg: str | None = None, *, structured: bool = False) -> None:
+    def __init__(
+        self,
+        roots: Roots,
+        rg: str | None = None,
+        *,
+        structured: bool = False,
+        transport: Transport | None = None,
+    ) -> None:
         self.roots = roots
         self.structured = structured
+        self._transport = transport
         # Resolves rg once, on the first call: a missing rg is each call's engine error.
         self._engine = RipgrepSearcher(rg)
 
@@ -103,6 +112,7 @@ class Calls:
                 children=children,
                 census=self.structured,
                 pins=held,
+                transport=self._transport,
             )
             # A parse, not a search: the same files, through the same pins (D31).
             scopes = ScopeReader(cwd=self.roots.first, here=None if held is None else held.here)
@@ -137,12 +147,17 @@ def tools(structured: bool = False) -> list[Tool]:
 
 
 def build_server(
-    roots: Roots | Sequence[str], *, rg: str | None = None, structured: bool = False
+    roots: Roots | Sequence[str],
+    *,
+    rg: str | None = None,
+    structured: bool = False,
+    transport: Transport | None = None,
 ) -> Server[Any]:
     """The server for `roots` (a `Roots`, or directories as `--root` names them); text
-    answers only unless `structured` (D47)."""
+    answers only unless `structured` (D47); rg run through `transport` (default: as
+    child processes, `engine.transport`)."""
     confined = roots if isinstance(roots, Roots) else Roots.of(roots)
-    calls = Calls(confined, rg, structured=structured)
+    calls = Calls(confined, rg, structured=structured, transport=transport)
 
     async def list_tools(
         context: ServerRequestContext[Any], params: PaginatedRequestParams | None
