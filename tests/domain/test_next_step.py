@@ -89,8 +89,16 @@ def test_a_step_whose_line_would_be_cut_is_not_offered() -> None:
     fits = show_step(Query(term="t" * 700), "f", refused=True)
     too_long = show_step(Query(term="t" * 800), "f", refused=True)
     assert COMMAND_LINE.step(fits) == COMMAND_LINE.line(fits)
-    assert next_lines(fits, COMMAND_LINE) == ["next: " + COMMAND_LINE.line(fits)]
+    assert next_lines(fits, COMMAND_LINE, stopped=True) == ["next: " + COMMAND_LINE.line(fits)]
     assert too_long != NO_STEP  # the domain chose it; the line rule drops it
     assert COMMAND_LINE.step(too_long) is None
-    assert next_lines(too_long, COMMAND_LINE) == []
-    assert next_lines(too_long, TOOL) == []
+    assert next_lines(too_long, COMMAND_LINE, stopped=True) == []
+    assert next_lines(too_long, TOOL, stopped=True) == []
+
+
+def test_the_text_writes_a_step_only_after_a_refusal_or_a_stop() -> None:
+    """D54: the step is the domain's either way; the text line only where it narrows."""
+    refused = show_step(Query(term="t"), "f", refused=True)
+    assert next_lines(refused, COMMAND_LINE, stopped=False) == []
+    assert next_lines(refused, TOOL, stopped=False) == []
+    assert next_lines(refused, TOOL, stopped=True) == ["next: " + str(TOOL.step(refused))]

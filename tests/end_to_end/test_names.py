@@ -6,6 +6,7 @@ carry them. Groups of five files hold 10..14 matching lines (21 or more in all: 
 scout lists, D44), so every file has a row and the order of the rows is known.
 """
 
+import json
 import os
 import shlex
 import unicodedata
@@ -105,18 +106,27 @@ def _pasteable(path: bytes) -> bool:
     )
 
 
-def _split_next(out: str, path: bytes) -> list[str]:
-    """The answer's lines without its `next:` line, after checking that line: present
-    exactly when `path` can be pasted, and naming `path` as its last argument."""
-    lines = out.splitlines()
+def _check_step(words: list[str] | None, path: bytes) -> None:
+    """A next step: present exactly when `path` can be pasted, naming `path` as its
+    last argument, after `--` when it starts with `-`."""
     if not _pasteable(path):
-        assert not lines[-1].startswith("next: "), out
-        return lines
-    assert lines[-1].startswith("next: asrch "), out
-    words = shlex.split(lines[-1].removeprefix("next: "))
+        assert words is None, (words, path)
+        return
+    assert words is not None and words[0] == "asrch", (words, path)
     assert _text(words[-1]) == path, (words, path)
     assert words[-2] == TERM.decode()
     assert ("--" in words) == path.startswith(b"-")
+
+
+def _split_next(out: str, path: bytes) -> list[str]:
+    """The answer's lines without its `next:` line (a refused show's, D54), after
+    checking that line as pasted into a shell."""
+    lines = out.splitlines()
+    last = lines[-1]
+    if not last.startswith("next: "):
+        _check_step(None, path)
+        return lines
+    _check_step(shlex.split(last.removeprefix("next: ")), path)
     return lines[:-1]
 
 
@@ -127,7 +137,10 @@ def _ids(groups: list[tuple[bytes, ...]]) -> list[str]:
 @pytest.mark.parametrize("names", GROUPS, ids=_ids(GROUPS))
 def test_scout_rows_decode_to_the_names(tmp_path: Path, names: tuple[bytes, ...]) -> None:
     made = _make_group(tmp_path, names)
-    run = asrch("scout", "--", TERM, ".", cwd=tmp_path)
+    run, as_json = asrch_many(
+        [["scout", "--", TERM, "."], ["scout", "--format", "json", "--", TERM, "."]],
+        cwd=tmp_path,
+    )
     check_invariants(run, frozenset({0}))
     out = run.out
     expected = sorted(made, key=lambda m: -m[2])
@@ -143,7 +156,10 @@ def test_scout_rows_decode_to_the_names(tmp_path: Path, names: tuple[bytes, ...]
         made,
         key=lambda m: (FILE_KINDS.index(kind_of(os.fsdecode(m[0] + b"/" + m[1]))), -m[2]),
     )
-    lines = _split_next(out, chosen[0] + b"/" + chosen[1])
+    # D54: the text leaves the step to the agent; JSON carries it.
+    lines = out.splitlines()
+    assert not any(ln.startswith("next: ") for ln in lines), out
+    _check_step(json.loads(as_json.out)["next"], chosen[0] + b"/" + chosen[1])
     total = sum(m[2] for m in made)
     kinds = len({kind_of(os.fsdecode(m[0] + b"/" + m[1])) for m in made})
     listed = len(names) + total if total <= SCOUT_LIST_MAX else 0  # D32: paths and lines
@@ -202,7 +218,8 @@ def _check_sample(run: Result, path: bytes, n: int) -> None:
     assert headers == [f"== {span} ({hits}) =="], run.out
     # The summary (2 lines: no file, no page of 1, D42), the header, the first and last
     # match with a line around.
-    body = _split_next(run.out, path)[3:]
+    body = run.out.splitlines()[3:]
+    assert not body[-1].startswith("next: "), run.out  # D54: no refusal, no step
     assert body[0] == "1:needle here"
     assert body[-1] == f"{n + 1}-filler"
 
@@ -245,6 +262,20 @@ def test_single_file_commands_on_hostile_paths(
     for run, path, (_, _, n) in zip(runs, paths, made, strict=True):
         check_invariants(run, frozenset({0}))
         check(run, path, n)
+
+
+@pytest.mark.parametrize("names", GROUPS, ids=_ids(GROUPS))
+def test_a_refused_show_names_the_file_as_pasted(tmp_path: Path, names: tuple[bytes, ...]) -> None:
+    """A refusal's `next:` line (D54) quotes a hostile name so a shell gives it back."""
+    paths = [folder + b"/" + name for folder, name, _ in _make_group(tmp_path, names)]
+    for path in paths:
+        with open(os.path.join(os.fsencode(tmp_path), path), "ab") as handle:
+            handle.write((TERM + b" again\n") * 11)
+    runs = asrch_many([["show", "--", TERM, path] for path in paths], cwd=tmp_path)
+    for run, path in zip(runs, paths, strict=True):
+        check_invariants(run, frozenset({3}))
+        assert "note: refused: " in run.out, run.out
+        _split_next(run.out, path)
 
 
 def test_leading_dash_names_are_never_options(tmp_path: Path) -> None:

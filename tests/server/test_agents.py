@@ -127,7 +127,12 @@ NEXT_STEPS: list[tuple[Call, list[str]]] = [
         ("survey", {"terms": ["connect", "retry"]}),
         ["survey", "--term", "connect", "--term", "retry"],
     ),
+    (
+        ("show", {"query": "item", "file": "samples/twentyone.txt"}),
+        ["show", "item", "samples/twentyone.txt"],
+    ),
 ]
+"""Each a first call with a next step; the text writes it only after the refusal (D54)."""
 
 
 @pytest.fixture(scope="module")
@@ -237,10 +242,14 @@ def test_the_next_step_is_a_call_the_agent_makes_as_it_is(
     assert text_of(plain_first) == text_of(first)
     call = first.structured_content["next_call"]
     assert call is not None
-    # The text's last line is the same call, written as the agent makes it.
-    line = text_of(first).splitlines()[-1]
+    # After a refusal (D54), the text's last line is the same call, written as the agent
+    # makes it; elsewhere the text has no step.
+    lines = text_of(first).splitlines()
     written = ", ".join(f"{k}={json.dumps(v)}" for k, v in call["arguments"].items())
-    assert line == f"next: {call['tool']}({written})"
+    if any(ln.startswith("note: refused: ") for ln in lines):
+        assert lines[-1] == f"next: {call['tool']}({written})"
+    else:
+        assert not any(ln.startswith("next: ") for ln in lines), text_of(first)
     # The command line's JSON carries the same call beside its `next`.
     assert cli_json(corpus, argv)["next_call"] == call
     # Made as it is (in the plain session), the call is answered.

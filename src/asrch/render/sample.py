@@ -33,5 +33,5 @@ def render_sample(report: SampleReport, spelling: Spelling) -> str:
         lines.append(f"== {span} ({_hits(c.hits)}{where}) ==")
         lines += snippet_lines(view.snippets, trail)
     lines += text_notice_lines(report.notices, spelling)
-    lines += next_lines(report.next_step, spelling)
+    lines += next_lines(report.next_step, spelling, stopped=report.capped)
     return "\n".join(lines) + "\n"

@@ -66,5 +66,5 @@ def render_scout(report: ScoutReport, spelling: Spelling) -> str:
     lines += table_lines(report)
     lines += listing_lines(report.listed)
     lines += text_notice_lines(report.notices, spelling)
-    lines += next_lines(report.next_step, spelling)
+    lines += next_lines(report.next_step, spelling, stopped=report.capped)
     return "\n".join(lines) + "\n"

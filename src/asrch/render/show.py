@@ -30,5 +30,5 @@ def render_show(report: ShowReport, spelling: Spelling) -> str:
     lines = block("show", fields)
     lines += snippet_lines(report.snippets, elided=report.definition is not None)
     lines += text_notice_lines(report.notices, spelling)
-    lines += next_lines(report.next_step, spelling)
+    lines += next_lines(report.next_step, spelling, stopped=report.refused)
     return "\n".join(lines) + "\n"

@@ -29,6 +29,11 @@ def _overall(
     return table(name, ("term", "matches", "files", last), rows)
 
 
+def _stopped(report: SurveyReport) -> bool:
+    """A scan stopped at the cap for some term (D54: the answer then names a narrowing)."""
+    return any(t.capped for t in report.overall)
+
+
 def render_survey(report: SurveyReport, spelling: Spelling) -> str:
     """D42: no setting echoed; `survey:` only when a term or path is repeated (the rows
     then do not tell how many were given). One path: one table `terms[...]` (overall
@@ -46,7 +51,7 @@ def render_survey(report: SurveyReport, spelling: Spelling) -> str:
         top = {t: r.top_file for t, r in rows.items()}
         lines += _overall(report, "terms", "top_file", lambda t: top.get(t.term))
         lines += text_notice_lines(report.notices, spelling)
-        lines += next_lines(report.next_step, spelling)
+        lines += next_lines(report.next_step, spelling, stopped=_stopped(report))
         return "\n".join(lines) + "\n"
     lines += _overall(report, "overall", "dominant_path", lambda t: t.dominant_path)
     sections = [section for section in report.by_path if section.rows]
@@ -69,5 +74,5 @@ def render_survey(report: SurveyReport, spelling: Spelling) -> str:
             indent="    ",
         )
     lines += text_notice_lines(report.notices, spelling)
-    lines += next_lines(report.next_step, spelling)
+    lines += next_lines(report.next_step, spelling, stopped=_stopped(report))
     return "\n".join(lines) + "\n"
