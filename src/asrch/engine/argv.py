@@ -1,6 +1,5 @@
 """ripgrep argument lists (D9, D11, D13)."""
 
-import os
 from collections.abc import Sequence
 
 from asrch.domain.errors import InputError
@@ -49,35 +48,22 @@ def escape_regex(text: str) -> str:
 # goes to rg in a pattern file (`--file`), one pattern a line, which rg reads as the
 # same pattern, its line ending stripped.
 PATTERN_ARG_MAX = 100_000
-_pattern_dir: list[str] = []
 
 
-def _pattern_file(pattern: str) -> str:
-    """A file holding `pattern` alone on a line, for the life of this process (named by
-    its content: the same long pattern is written once)."""
-    # Only a pattern this long pays for these imports (tempfile's reach most of the
-    # stdlib's start-up cost).
-    import atexit  # noqa: PLC0415
-    import hashlib  # noqa: PLC0415
-    import tempfile  # noqa: PLC0415
+class PatternFile(str):
+    """`--file=…` for one rg run: the argument says what the file holds (`data`), and
+    the run that starts rg writes it into a file of its own, unnamed where the system
+    allows, closed once that rg is reaped (`engine/process.py`). No file is shared
+    between runs, threads or calls, none is visible half written, and none outlives
+    its run (issue 39, item 6: a shared, content-named file raced between two writers
+    of the same term and the exit's clean-up)."""
 
-    if not _pattern_dir:
-        _pattern_dir.append(tempfile.mkdtemp(prefix="asrch-patterns-"))
-        atexit.register(_remove_pattern_files)
-    data = pattern.encode("utf-8", "surrogateescape") + b"\n"
-    path = os.path.join(_pattern_dir[0], hashlib.sha256(data).hexdigest())
-    if not os.path.exists(path):
-        with open(path + ".part", "wb") as out:
-            out.write(data)
-        os.replace(path + ".part", path)
-    return path
+    data: bytes
 
-
-def _remove_pattern_files() -> None:
-    for directory in _pattern_dir:
-        for name in os.listdir(directory):
-            os.remove(os.path.join(directory, name))
-        os.rmdir(directory)
+    def __new__(cls, data: bytes) -> "PatternFile":
+        arg = super().__new__(cls, f"--file=<{len(data)}-byte pattern>")
+        arg.data = data
+        return arg
 
 
 def pattern_arg(pattern: str) -> str:
@@ -97,7 +83,7 @@ def pattern_arg(pattern: str) -> str:
             f"and holds a line break; a pattern longer than {PATTERN_ARG_MAX} bytes must "
             "be one line"
         )
-    return f"--file={_pattern_file(pattern)}"
+    return PatternFile(pattern.encode("utf-8", "surrogateescape") + b"\n")
 
 
 def is_pattern_arg(arg: str) -> bool:

@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 
 from asrch.domain.errors import EngineError
 from asrch.domain.text_safety import quote
+from asrch.engine.argv import PatternFile
 from asrch.engine.transport import CHUNK, Ended
 
 if TYPE_CHECKING:
@@ -30,6 +31,8 @@ command line and the server take each as SIGTERM, stopping their rg children fir
 
 _LIVE: set["subprocess.Popen[bytes]"] = set()
 _LIVE_LOCK = threading.Lock()
+_PATTERN_FILES: dict["subprocess.Popen[bytes]", list[IO[bytes]]] = {}
+"""The pattern files of each live child (`PatternFile`), closed when it is forgotten."""
 
 
 _stopping = False
@@ -402,6 +405,7 @@ def _start(
     die_with_parent: bool = True,
 ) -> "subprocess.Popen[bytes]":
     global _main_starting  # noqa: PLW0603 (read by the signal handler, like _stopping)
+    files, argv = _write_pattern_files(argv)
     main = threading.current_thread() is threading.main_thread()
     if main:
         _main_starting = True
@@ -421,6 +425,7 @@ def _start(
     except OSError as exc:
         if main:
             _main_starting = False
+        _close_all(files)
         raise EngineError(
             f"cannot run rg at {quote(argv[0])}: {exc.strerror or exc}; "
             "reinstall asrch or set ASRCH_RG"
@@ -428,9 +433,12 @@ def _start(
     except BaseException:
         if main:
             _main_starting = False
+        _close_all(files)
         raise
     with _LIVE_LOCK:
         _LIVE.add(child)
+        if files:
+            _PATTERN_FILES[child] = files
         stopping = _stopping
     if main:
         _main_starting = False
@@ -448,8 +456,39 @@ def _start(
     return child
 
 
+def _write_pattern_files(argv: list[str]) -> tuple[list[IO[bytes]], list[str]]:
+    """Each `PatternFile` of `argv` written into a scratch file of this run's own, and
+    `argv` naming those files. Written whole before rg starts, so rg never reads one
+    half written; closed by `_forget` once rg has been reaped."""
+    if not any(isinstance(arg, PatternFile) for arg in argv):
+        return [], argv
+    files: list[IO[bytes]] = []
+    named: list[str] = []
+    try:
+        for arg in argv:
+            if isinstance(arg, PatternFile):
+                scratch, path = scratch_for_child()
+                files.append(scratch)
+                scratch.write(arg.data)
+                scratch.flush()
+                named.append(f"--file={path}")
+            else:
+                named.append(arg)
+    except BaseException:
+        _close_all(files)
+        raise
+    return files, named
+
+
+def _close_all(files: list[IO[bytes]]) -> None:
+    for file in files:
+        file.close()
+
+
 def _forget(child: "subprocess.Popen[bytes]", launch: Launch) -> None:
     with _LIVE_LOCK:
         _LIVE.discard(child)
+        files = _PATTERN_FILES.pop(child, [])
+    _close_all(files)
     if launch.children is not None:
         launch.children.release(child)
