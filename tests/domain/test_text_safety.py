@@ -14,6 +14,7 @@ from asrch.domain.text_safety import (
     json_text,
     pastes,
     quote,
+    quote_cut,
     rg_text,
     visible,
     visible_line,
@@ -88,6 +89,22 @@ TABLE = [
         '"\\udb40\\udc41"',
         "\\U000e0041",
     ),
+    # Default ignorable code points a renderer draws as nothing, which `str.isprintable`
+    # passes (issue 39, item 10: printed raw on 71ae67e).
+    Row("\ufe0f", CharClass.INVISIBLE, "\\ufe0f", "\\ufe0f", False, '"\\ufe0f"', "\\ufe0f"),
+    Row("\ufe00", CharClass.INVISIBLE, "\\ufe00", "\\ufe00", False, '"\\ufe00"', "\\ufe00"),
+    Row("\u034f", CharClass.INVISIBLE, "\\u034f", "\\u034f", False, '"\\u034f"', "\\u034f"),
+    Row("\u17b4", CharClass.INVISIBLE, "\\u17b4", "\\u17b4", False, '"\\u17b4"', "\\u17b4"),
+    Row("\u3164", CharClass.INVISIBLE, "\\u3164", "\\u3164", False, '"\\u3164"', "\\u3164"),
+    Row(
+        "\U000e0100",
+        CharClass.INVISIBLE,
+        "\\U000e0100",
+        "\\U000e0100",
+        False,
+        '"\\udb40\\udd00"',
+        "\\U000e0100",
+    ),
     Row("\U0001f600", None, "\U0001f600", "\U0001f600", True, '"\U0001f600"', "\U0001f600"),
     Row("\xa0", None, "\xa0", "\xa0", True, '"\xa0"', "\\u00a0"),
 ]
@@ -146,17 +163,47 @@ def test_the_classes_cover_what_the_table_names_and_nothing_else() -> None:
         0x2029,
         *range(0xD800, 0xE000),
     }
-    formats = {c for c in classed if char_class(chr(c)) is CharClass.FORMAT}
+    formats = {c for c in classed if char_class(chr(c)) in (CharClass.FORMAT, CharClass.INVISIBLE)}
     assert set(classed) - formats == expected
     assert [c for c in range(0xDC80, 0xDD00)] == [
         c for c in classed if char_class(chr(c)) is CharClass.BYTE
     ]
 
 
-def test_a_printable_string_holds_no_class_but_quote_and_backslash() -> None:
-    """What every fast path (`str.isprintable` first) rests on."""
+def test_a_printable_string_holds_no_class_but_quote_backslash_and_invisible() -> None:
+    """What every fast path (`str.isprintable`, then a search for INVISIBLE) rests on."""
     printable = {char_class(chr(code)) for code in _classed() if chr(code).isprintable()}
-    assert printable == {CharClass.QUOTE, CharClass.BACKSLASH}
+    assert printable == {CharClass.QUOTE, CharClass.BACKSLASH, CharClass.INVISIBLE}
+
+
+def test_invisible_is_the_default_ignorable_code_points_format_leaves() -> None:
+    """Unicode 15.1's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), as
+    ranges: each is FORMAT or INVISIBLE, and INVISIBLE holds nothing else."""
+    ignorable = {
+        0xAD,
+        0x34F,
+        0x61C,
+        0x115F,
+        0x1160,
+        0x17B4,
+        0x17B5,
+        *range(0x180B, 0x1810),
+        *range(0x200B, 0x2010),
+        *range(0x202A, 0x202F),
+        *range(0x2060, 0x2070),
+        0x3164,
+        *range(0xFE00, 0xFE10),
+        0xFEFF,
+        0xFFA0,
+        *range(0xFFF0, 0xFFF9),
+        *range(0x1BCA0, 0x1BCA4),
+        *range(0x1D173, 0x1D17B),
+        *range(0xE0000, 0xE1000),
+    }
+    shown = {CharClass.FORMAT, CharClass.INVISIBLE}
+    assert all(char_class(chr(code)) in shown for code in ignorable)
+    invisible = {c for c in _classed() if char_class(chr(c)) is CharClass.INVISIBLE}
+    assert invisible <= ignorable
 
 
 def test_a_line_shows_each_character_as_one_character_would() -> None:
@@ -166,10 +213,30 @@ def test_a_line_shows_each_character_as_one_character_would() -> None:
 
 
 def test_json_escapes_are_what_the_encoder_leaves_raw() -> None:
-    formats = {c for c in _classed() if char_class(chr(c)) is CharClass.FORMAT}
+    formats = {
+        c for c in _classed() if char_class(chr(c)) in (CharClass.FORMAT, CharClass.INVISIBLE)
+    }
     assert set(JSON_ESCAPES) == {0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *formats}
     for code in formats:
         assert json.loads(f'"{JSON_ESCAPES[code]}"') == chr(code)
     for code in range(0x20):
         assert code not in JSON_ESCAPES
         assert json.dumps(chr(code), ensure_ascii=False) != f'"{chr(code)}"'
+
+
+@pytest.mark.parametrize(
+    "value", ["a" * 2_000, "é" * 2_000, '\\"' * 700, "\U000e0041" * 300, "short one", "x"]
+)
+def test_an_echo_is_cut_to_its_limit_and_says_how_much(value: str) -> None:
+    """An error line echoes at most ECHO_MAX bytes of a value, so the reason after it
+    survives the 800-byte cut (issue 39, item 10)."""
+    echo = quote_cut(value, 200)
+    if len(quote(value).encode()) <= 200:
+        assert echo == quote(value)
+        return
+    head, marker = echo.rsplit("…", 1)
+    assert len(head.encode()) <= 200
+    left = int(marker.removeprefix("[+").removesuffix(" bytes]"))
+    kept = value.encode("utf-8")[: len(value.encode("utf-8")) - left].decode("utf-8")
+    assert head == quote(kept)
+    assert len(quote(value[: len(kept) + 1]).encode()) > 200

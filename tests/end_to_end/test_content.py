@@ -35,9 +35,12 @@ CONTENT: dict[str, bytes] = {
     "no-final-newline.txt": b"first\nneedle at the end",
     "controls.txt": b"needle \x1b[31mred\x1b[0m \x07 \x7f \xc2\x85 \xe2\x80\xa8 \x0b\x0c end\n",
     # Format characters (issue 32): a right-to-left override, isolates, a zero width
-    # space, U+FEFF inside a line, a soft hyphen and 2 tag characters.
+    # space, U+FEFF inside a line, a soft hyphen and 2 tag characters; then the default
+    # ignorable characters that are no format characters (issue 39, item 10): variation
+    # selectors, a combining grapheme joiner, a Khmer inherent vowel.
     "invisible.txt": (
-        "needle \u202e \u2066x\u2069 \u200b \ufeff \xad \U000e0041\U000e0042 end\n"
+        "needle \u202e \u2066x\u2069 \u200b \ufeff \xad \U000e0041\U000e0042"
+        " \ufe0f\U000e0100 \u034f \u17b4 end\n"
     ).encode(),
     # The 800-byte cut lands at each of the three offsets inside a 3-byte character
     # (the match is in the head of the line, so the line keeps its head).
@@ -180,7 +183,10 @@ def test_controls_are_made_visible(tree: Path) -> None:
     assert line == "1:needle ␛[31mred␛[0m ␇ ␡ \\u0085 \\u2028 ␋␌ end"
 
 
-INVISIBLE = "needle \\u202e \\u2066x\\u2069 \\u200b \\ufeff \\u00ad \\U000e0041\\U000e0042 end"
+INVISIBLE = (
+    "needle \\u202e \\u2066x\\u2069 \\u200b \\ufeff \\u00ad \\U000e0041\\U000e0042"
+    " \\ufe0f\\U000e0100 \\u034f \\u17b4 end"
+)
 
 
 def test_format_characters_are_escaped_in_every_answer(tree: Path) -> None:

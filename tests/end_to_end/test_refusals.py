@@ -67,7 +67,13 @@ def test_a_term_that_is_not_utf8_is_refused_in_every_command(
         ("a\\nb", 'the literal "\\n" is not allowed in a regex'),
         ("connect(", "unclosed group"),
         ("a{99999999}", "compiled regex exceeds size limit of 104857600"),
+        # The echo is cut, rg's reason kept (issue 39, item 10: the 800-byte cut of the
+        # line took the reason on 71ae67e).
+        ("a" * 2_000 + "(", "unclosed group"),
+        ("é" * 2_000 + "[", "unclosed character class"),
+        ('\\"' * 700 + "(", "unclosed group"),
     ],
+    ids=["literal-newline", "unclosed", "too-big", "long", "long-multibyte", "long-escaped"],
 )
 def test_a_regex_rg_rejects_is_refused_in_every_command(
     tree: Path, pattern: str, reason: str

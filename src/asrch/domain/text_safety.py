@@ -13,6 +13,7 @@ each output shows each class, and each rule is written once, here.
 | C1             | U+0080-U+009F       | `\u0085`  | `\u0085`  | none   | `\u0085`    | `\u0085`   |
 | SEPARATOR      | U+2028, U+2029      | `\u2028`  | `\u2028`  | none   | `\u2028`    | `\u2028`   |
 | FORMAT         | Cf: U+202E, U+200B… | `\u202e`  | `\u202e`  | none   | `\u202e`(4) | `\u202e`   |
+| INVISIBLE      | U+FE0F, U+034F…     | `\ufe0f`  | `\ufe0f`  | none   | `\ufe0f`(4) | `\ufe0f`   |
 | BYTE           | U+DC80-U+DCFF: NN   | `\xNN`    | `\xNN`    | none   | `\xNN`      | (never)    |
 | SURROGATE      | other U+D800-U+DFFF | `\ud800`  | `\ud800`  | none   | refused     | (never)    |
 | QUOTE          | `"`                 | `\"`      | kept      | quoted | `\"`        | kept       |
@@ -39,6 +40,15 @@ characters (U+200B-U+200D, U+2060-U+2064), U+FEFF, U+00AD, the tag characters, a
 the rest of Cf. Each prints nothing or reorders the text around it, so a line that
 holds one reads as something the file does not say (Trojan Source, CVE-2021-42574;
 instructions hidden in tag characters): every output shows them escaped, as C1.
+
+INVISIBLE is the rest of Unicode's default ignorable code points (DerivedCoreProperties
+15.1, `Default_Ignorable_Code_Point`), which are no format characters and which
+`str.isprintable` passes: the variation selectors (U+FE00-U+FE0F, U+E0100-U+E01EF, and
+the rest of U+E0080-U+E0FFF), U+034F (combining grapheme joiner), U+17B4 and U+17B5
+(Khmer inherent vowels), the Mongolian free variation selectors (U+180B-U+180D,
+U+180F), the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and U+FFF0-U+FFF8. A
+renderer draws none of them, so a run of them carries text no reader sees (issue 39,
+item 10): each output shows them as it shows FORMAT.
 
 Why they differ:
 - A D2 value round-trips: every escape decodes to exactly one code point or byte.
@@ -71,6 +81,7 @@ class CharClass(Enum):
     C1 = "C1 control"
     SEPARATOR = "line separator"
     FORMAT = "format character"
+    INVISIBLE = "invisible character"
     BYTE = "byte that is not UTF-8"
     SURROGATE = "surrogate"
     QUOTE = "double quote"
@@ -89,22 +100,31 @@ _SPANS: tuple[tuple[int, int, CharClass], ...] = (
     (0x7F, 0x80, CharClass.CONTROL),
     (0x80, 0xA0, CharClass.C1),
     (0xAD, 0xAE, CharClass.FORMAT),
+    (0x34F, 0x350, CharClass.INVISIBLE),
     (0x600, 0x606, CharClass.FORMAT),
     (0x61C, 0x61D, CharClass.FORMAT),
     (0x6DD, 0x6DE, CharClass.FORMAT),
     (0x70F, 0x710, CharClass.FORMAT),
     (0x890, 0x892, CharClass.FORMAT),
     (0x8E2, 0x8E3, CharClass.FORMAT),
+    (0x115F, 0x1161, CharClass.INVISIBLE),
+    (0x17B4, 0x17B6, CharClass.INVISIBLE),
+    (0x180B, 0x180E, CharClass.INVISIBLE),
     (0x180E, 0x180F, CharClass.FORMAT),
+    (0x180F, 0x1810, CharClass.INVISIBLE),
     (0x200B, 0x2010, CharClass.FORMAT),
     (0x2028, 0x202A, CharClass.SEPARATOR),
     (0x202A, 0x202F, CharClass.FORMAT),
     (0x2060, 0x2070, CharClass.FORMAT),
+    (0x3164, 0x3165, CharClass.INVISIBLE),
     (0xD800, 0xDC80, CharClass.SURROGATE),
     # os.fsdecode's stand-ins for the bytes 0x80-0xFF (a byte below 0x80 is UTF-8).
     (0xDC80, 0xDD00, CharClass.BYTE),
     (0xDD00, 0xE000, CharClass.SURROGATE),
+    (0xFE00, 0xFE10, CharClass.INVISIBLE),
     (0xFEFF, 0xFF00, CharClass.FORMAT),
+    (0xFFA0, 0xFFA1, CharClass.INVISIBLE),
+    (0xFFF0, 0xFFF9, CharClass.INVISIBLE),
     (0xFFF9, 0xFFFC, CharClass.FORMAT),
     (0x110BD, 0x110BE, CharClass.FORMAT),
     (0x110CD, 0x110CE, CharClass.FORMAT),
@@ -112,6 +132,7 @@ _SPANS: tuple[tuple[int, int, CharClass], ...] = (
     (0x1BCA0, 0x1BCA4, CharClass.FORMAT),
     (0x1D173, 0x1D17B, CharClass.FORMAT),
     (0xE0000, 0xE0080, CharClass.FORMAT),
+    (0xE0080, 0xE1000, CharClass.INVISIBLE),
 )
 """Every classed code point, as `[start, stop)` spans in order: the classes' one
 definition, which `char_class` looks a character up in."""
@@ -119,9 +140,19 @@ definition, which `char_class` looks a character up in."""
 _STARTS = [start for start, _, _ in _SPANS]
 
 _PRINTABLE = (CharClass.QUOTE, CharClass.BACKSLASH)
-"""The only classes `str.isprintable` passes (the tests hold it to that): a printable
-string holds no other, so the outputs below ask it first, in C, and look a character up
-only in a string that is not."""
+"""The classes `str.isprintable` passes that every output but a D2 value shows as
+themselves; it passes INVISIBLE too (the tests hold it to these three)."""
+
+_INVISIBLE = re.compile(
+    "[" + "".join(f"{chr(a)}-{chr(b - 1)}" for a, b, k in _SPANS if k is CharClass.INVISIBLE) + "]"
+)
+
+
+def _shows_itself(text: str) -> bool:
+    """Whether every character of `text` prints as itself in line text and rg's words
+    (no class, or QUOTE or BACKSLASH): asked in C, `str.isprintable` then a search for
+    INVISIBLE, so a character is looked up one at a time only in a string that fails."""
+    return text.isprintable() and (text.isascii() or _INVISIBLE.search(text) is None)
 
 
 def char_class(char: str) -> CharClass | None:
@@ -177,12 +208,36 @@ def quote(value: str) -> str:
     return '"' + "".join(map(_in_quotes, value)) + '"'
 
 
+ECHO_MAX = 200
+"""Bytes of a value an error line echoes (`quote_cut`): what follows it, rg's reason,
+must fit in the 800-byte line (issue 39, item 10)."""
+
+
+def quote_cut(value: str, limit: int = ECHO_MAX) -> str:
+    """`quote(value)`, or when that is longer than `limit` bytes the quoted form of the
+    value's head, followed by `…[+N bytes]` (N: the value's UTF-8 bytes left out), the
+    whole at most `limit` bytes plus the marker."""
+    whole = quote(value)
+    if len(whole.encode("utf-8", "surrogateescape")) <= limit:
+        return whole
+    size = len(value.encode("utf-8", "surrogateescape"))
+    low, high = 0, len(value)
+    while low < high:  # the longest head whose quoted form fits
+        mid = (low + high + 1) // 2
+        if len(quote(value[:mid]).encode("utf-8", "surrogateescape")) <= limit:
+            low = mid
+        else:
+            high = mid - 1
+    head = value[:low]
+    return f"{quote(head)}…[+{size - len(head.encode('utf-8', 'surrogateescape'))} bytes]"
+
+
 # Line text.
 
 
 def visible(char: str) -> str:
     """How one character of a line prints."""
-    if char.isprintable():
+    if _shows_itself(char):
         return char
     found = char_class(char)
     if found is None or found is CharClass.TAB:
@@ -198,7 +253,7 @@ def visible(char: str) -> str:
 
 def visible_line(text: str) -> str:
     """A line's text as it prints: each character `visible`."""
-    return text if text.isprintable() else "".join(map(visible, text))
+    return text if _shows_itself(text) else "".join(map(visible, text))
 
 
 # `next:` steps.
@@ -206,14 +261,16 @@ def visible_line(text: str) -> str:
 
 def pastes(word: str) -> bool:
     """Whether a word of a command can be pasted into a shell as part of one line."""
-    return word.isprintable() or all(char_class(c) in (None, *_PRINTABLE) for c in word)
+    return _shows_itself(word) or all(char_class(c) in (None, *_PRINTABLE) for c in word)
 
 
 # JSON strings.
 
 JSON_ESCAPES = {
     code: _json_escape(code)
-    for code in _codes(CharClass.CONTROL, CharClass.C1, CharClass.SEPARATOR, CharClass.FORMAT)
+    for code in _codes(
+        CharClass.CONTROL, CharClass.C1, CharClass.SEPARATOR, CharClass.FORMAT, CharClass.INVISIBLE
+    )
     if code >= 0x20  # below: the encoder's own (`\n`, `\u001b`)
 }
 """What a JSON encoder leaves raw but asrch escapes (a `str.translate` table)."""
@@ -246,4 +303,6 @@ def has_surrogate(value: str) -> bool:
 
 def rg_text(text: str) -> str:
     """rg's words as an error line quotes them."""
-    return "".join(c if c.isprintable() else _code_escape(c) for c in text)
+    if _shows_itself(text):
+        return text
+    return "".join(c if _shows_itself(c) else _code_escape(c) for c in text)

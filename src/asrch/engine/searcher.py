@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.modes import Mode
 from asrch.domain.ports import Entry, PathStatus
-from asrch.domain.text_safety import quote
+from asrch.domain.text_safety import quote_cut
 from asrch.domain.words import arg
 from asrch.engine.binary import resolve_rg
 from asrch.engine.process import HERE, PROCESSES, Children, Launch
@@ -123,8 +123,8 @@ class RipgrepSearcher:
         if reason is None or self._refusal(Query(term="x")) is not None:
             return None
         if query.mode is Mode.REGEX:
-            return InputError(f"invalid {arg('regex')} query {quote(query.term)}: {reason}")
-        return InputError(f"rg cannot search for {quote(query.term)}: {reason}")
+            return InputError(f"invalid {arg('regex')} query {quote_cut(query.term)}: {reason}")
+        return InputError(f"rg cannot search for {quote_cut(query.term)}: {reason}")
 
     def check_query(self, query: Query) -> None:
         fault = self._fault(query)
