@@ -184,6 +184,18 @@ def _same_scout(text: toon.Answer, answer: dict[str, Any]) -> None:
         assert answer["next"] is None
 
 
+def _same_places(cell: str, item: dict[str, Any]) -> None:
+    """D56: the text's `FILE:LINE` cell is JSON's `places`; 1 per matching line, at most
+    3, exact counts only, the top file among them."""
+    written = toon.places(cell)
+    assert written is not None, f"{cell!r} is no places cell"
+    assert [(json_text(p), n) for p, n in written] == [
+        (p["path"], p["line"]) for p in item["places"]
+    ]
+    assert len(written) == item["matches"] <= 3 and not item["capped"]
+    assert item["top_file"] in {p["path"] for p in item["places"]}
+
+
 def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
     f = text.fields
     # D33: the counts only when a term or path is repeated (the rows say the rest).
@@ -205,6 +217,9 @@ def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
             _counts(row["matches"], total["matches"], total["capped"], f"terms {row['term']}")
             _counts(row["files"], total["files"], total["capped"], f"terms {row['term']}")
             item = found.get(total["term"])
+            if item and item["places"]:
+                _same_places(row["top_file"], item)
+                continue
             top = None if row["top_file"] == "-" else json_text(row["top_file"])
             assert top == (item["top_file"] if item else None)
         return
@@ -223,10 +238,11 @@ def _same_survey(text: toon.Answer, answer: dict[str, Any]) -> None:
         assert json_text(path) == section["path"]
         assert len(table.rows) == len(section["terms"])
         for row, item in zip(table.rows, section["terms"], strict=True):
-            assert (json_text(row["term"]), json_text(row["top_file"])) == (
-                item["term"],
-                item["top_file"],
-            )
+            assert json_text(row["term"]) == item["term"]
+            if item["places"]:
+                _same_places(row["top_file"], item)
+            else:
+                assert json_text(row["top_file"]) == item["top_file"]
             _counts(row["matches"], item["matches"], item["capped"], f"{path} {row['term']}")
             _counts(row["files"], item["files"], item["capped"], f"{path} {row['term']}")
 

@@ -52,8 +52,21 @@ def decode(token: str) -> str:
     return "".join(out)
 
 
+_VALUE = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z0-9_\-./=]+)'
+_PLACE = re.compile(rf"({_VALUE}):([0-9]+)")
+_PLACES = re.compile(rf"{_VALUE}:[0-9]+(?: {_VALUE}:[0-9]+)*")
+
+
+def places(cell: str) -> list[tuple[str, int]] | None:
+    """survey's `FILE:LINE FILE:LINE` cell (D56), each file decoded; None for a file."""
+    if not _PLACES.fullmatch(cell):
+        return None
+    return [(decode(m.group(1)), int(m.group(2))) for m in _PLACE.finditer(cell)]
+
+
 def split_row(row: str) -> list[str]:
-    """Comma-separated D2 values; commas inside quotes belong to the value."""
+    """Comma-separated D2 values; commas inside quotes belong to the value. A cell of
+    survey's places (D56) is kept as written: `places` reads it."""
     values, start, quoted, i = [], 0, False, 0
     while i < len(row):
         char = row[i]
@@ -63,11 +76,15 @@ def split_row(row: str) -> list[str]:
         if char == '"':
             quoted = not quoted
         elif char == "," and not quoted:
-            values.append(decode(row[start:i]))
+            values.append(_cell(row[start:i]))
             start = i + 1
         i += 1
-    values.append(decode(row[start:]))
+    values.append(_cell(row[start:]))
     return values
+
+
+def _cell(token: str) -> str:
+    return token if _PLACES.fullmatch(token) else decode(token)
 
 
 def count(value: str) -> tuple[int, bool]:

@@ -20,7 +20,13 @@ from asrch.domain.notices import (
 from asrch.domain.overlaps import overlap_notices
 from asrch.domain.ports import Entry
 from asrch.domain.query import Query
-from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
+from asrch.domain.survey import (
+    Place,
+    SurveyReport,
+    build_survey_report,
+    check_survey_size,
+    rare_files,
+)
 from asrch.render.notices import notice_text
 
 
@@ -69,6 +75,39 @@ def test_dominance_at_exactly_80_percent() -> None:
 def test_top_file_is_relative_and_ties_by_path() -> None:
     report = _survey([Query(term="alpha")], ["src"], [[_tally(("src/b.py", 3), ("src/a.py", 3))]])
     assert report.by_path[0].rows[0].top_file == "a.py"
+
+
+def test_a_rare_term_is_placed_line_by_line() -> None:
+    """D56: at most 3 exact lines in a path, each `FILE:LINE` in path then line order;
+    4 lines, a capped pair, or lines that are not the count (a file changed since): the
+    top file alone."""
+    queries = [Query(term="alpha"), Query(term="omega"), Query(term="delta")]
+    tallies = [
+        [_tally(("src/a.py", 2), ("src/b.py", 1)), _tally(("docs/x.md", 4))],
+        [_tally(("src/a.py", 1), capped=True), Tally()],
+        [_tally(("src/c.py", 2)), Tally()],
+    ]
+    asked = rare_files(tallies)
+    assert asked == [["src/a.py", "src/b.py"], [], ["src/c.py"]]
+    lines: list[dict[str, tuple[int, ...]]] = [
+        {"src/a.py": (9, 4), "src/b.py": (1,)},
+        {},
+        {"src/c.py": (7,)},
+    ]
+    report = build_survey_report(
+        queries,
+        ["src", "docs"],
+        tallies,
+        entries=[Entry.DIRECTORY] * 2,
+        real_paths=["/r/src", "/r/docs"],
+        lines=lines,
+    )
+    src, docs = report.by_path
+    alpha, omega, delta = src.rows
+    assert alpha.places == (Place("a.py", 4), Place("a.py", 9), Place("b.py", 1))
+    assert alpha.top_file == "a.py"
+    assert omega.places == () and delta.places == ()
+    assert docs.rows[0].places == ()
 
 
 def test_capped_pair_marks_the_total() -> None:

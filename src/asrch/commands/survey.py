@@ -4,14 +4,15 @@ from collections.abc import Sequence
 
 from asrch.commands.checks import require_path
 from asrch.commands.options import filters_of, query_of, require_kept
+from asrch.domain.counting import Tally
 from asrch.domain.errors import InputError
 from asrch.domain.filters import Filters
 from asrch.domain.idle_filters import idle_filters, one_zero_note, zero_cause
-from asrch.domain.limits import SCAN_CAP
+from asrch.domain.limits import SCAN_CAP, SURVEY_PLACES_MAX
 from asrch.domain.notices import IdleFilterNotice, NoMatchNotice, Notice
 from asrch.domain.ports import Entry, Searcher
-from asrch.domain.query import SearchOptions
-from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size
+from asrch.domain.query import Query, SearchOptions
+from asrch.domain.survey import SurveyReport, build_survey_report, check_survey_size, rare_files
 from asrch.domain.words import arg
 
 
@@ -46,6 +47,7 @@ def run_survey(
         grid,
         entries=[entries[p] for p in paths],
         real_paths=[real[p] for p in paths],
+        lines=_rare_lines(searcher, queries, grid),
     )
     walked = [p for p in dict.fromkeys(paths) if entries[p] is Entry.DIRECTORY]
     if filters.active and walked:
@@ -55,6 +57,21 @@ def run_survey(
             notices = one_zero_note(notices, zero_cause(idle, filters))
         report = report._replace(notices=notices)
     return report
+
+
+def _rare_lines(
+    searcher: Searcher, queries: Sequence[Query], grid: Sequence[Sequence[Tally]]
+) -> list[dict[str, tuple[int, ...]]]:
+    """D56: the line numbers of each term in the files of its pairs of at most 3 lines,
+    1 search per such term over those files (at most 3 lines a file)."""
+    found: list[dict[str, tuple[int, ...]]] = []
+    for query, files in zip(queries, rare_files(grid), strict=True):
+        if not files:
+            found.append({})
+            continue
+        read = searcher.matching_lines(query, files, keep=SURVEY_PLACES_MAX)
+        found.append({f: tuple(line.number for line in read.get(f, ())) for f in files})
+    return found
 
 
 def _idle_everywhere(

@@ -171,6 +171,9 @@ def survey_answer(report: SurveyReport) -> SurveyAnswer:
                         "files": r.files,
                         "capped": r.capped,
                         "top_file": json_path(r.top_file),
+                        "places": tuple(
+                            {"path": json_path(p.path), "line": p.line} for p in r.places
+                        ),
                     }
                     for r in section.rows
                 ),

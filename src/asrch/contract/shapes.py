@@ -271,6 +271,14 @@ class TermTotal(TypedDict):
 
 
 @closed
+class Place(TypedDict):
+    """A rare term's matching line (D56)."""
+
+    path: Annotated[Text, Doc("The file, relative to the candidate path, as top_file.")]
+    line: LineNumber
+
+
+@closed
 class PathTerm(TypedDict):
     """One row of a `by_path` section: a term that matched in that path."""
 
@@ -280,6 +288,14 @@ class PathTerm(TypedDict):
     capped: bool
     top_file: Annotated[
         Text, Doc("The file with most matching lines, relative to the candidate path.")
+    ]
+    places: Annotated[
+        tuple[Place, ...],
+        Doc(
+            "D56: each matching line when the count is exact and at most 3, in path "
+            "order then line order (the text writes them as `FILE:LINE` in place of "
+            "top_file); empty otherwise."
+        ),
     ]
 
 

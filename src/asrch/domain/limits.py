@@ -23,6 +23,10 @@ MAX_PATHS = 8
 DOMINANCE_SHARE = 0.8
 """A survey term holding at least this share of all matching lines dominates (D15)."""
 
+SURVEY_PLACES_MAX = 3
+"""A survey pair with an exact count of at most this many matching lines writes each
+as `FILE:LINE` in place of its top file (D56): the next call can be a window."""
+
 SCOUT_LIST_MAX = 20
 """A scout with an exact count of at most this many matching lines lists them (D32, D44)."""
 

@@ -1,12 +1,12 @@
 """`survey`: several terms compared across several candidate paths."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from asrch.domain.counting import Tally, top_files
+from asrch.domain.counting import Tally, row_path, top_files
 from asrch.domain.errors import InputError
 from asrch.domain.filters import NO_FILTERS, Filters
-from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS
+from asrch.domain.limits import DOMINANCE_SHARE, MAX_PATHS, MAX_TERMS, SURVEY_PLACES_MAX
 from asrch.domain.modes import Mode
 from asrch.domain.next_step import NO_STEP, survey_step
 from asrch.domain.notices import (
@@ -38,6 +38,14 @@ class TermTotal(NamedTuple):
     """The candidate path, as typed, with most matching lines; ties to the earliest."""
 
 
+class Place(NamedTuple):
+    """One matching line of a rare term (D56): its file relative to the candidate path
+    (as `top_file` writes it) and its number."""
+
+    path: str
+    line: int
+
+
 class PathRow(NamedTuple):
     """One `by_path` row: a term that matched in one candidate path."""
 
@@ -46,6 +54,9 @@ class PathRow(NamedTuple):
     files: int
     capped: bool
     top_file: str
+    places: tuple[Place, ...] = ()
+    """Each matching line, when the count is exact and at most `SURVEY_PLACES_MAX`
+    (D56), in path order then line order; else none."""
 
 
 class PathSection(NamedTuple):
@@ -80,6 +91,34 @@ def check_survey_size(terms: Sequence[str], paths: Sequence[str]) -> None:
         problems.append(f"{len(paths)} paths given, at most {MAX_PATHS} allowed")
     if problems:
         raise InputError("; ".join(problems) + "; narrow the comparison")
+
+
+def placeable(tally: Tally) -> bool:
+    """Whether a pair's lines are few enough to be written as places (D56)."""
+    return not tally.capped and 0 < tally.matches <= SURVEY_PLACES_MAX
+
+
+def rare_files(tallies: Sequence[Sequence[Tally]]) -> list[list[str]]:
+    """Per term, the files (as the count named them) of its placeable pairs: the files
+    whose matching lines one more search per term reads."""
+    return [
+        list(dict.fromkeys(f.path for tally in row if placeable(tally) for f in tally.files))
+        for row in tallies
+    ]
+
+
+def _places(tally: Tally, path: str, lines: Mapping[str, Sequence[int]]) -> tuple[Place, ...]:
+    """The pair's places, or none when it is not placeable or the lines read are not
+    the lines counted (a file changed between the 2 searches): never a wrong place."""
+    if not placeable(tally):
+        return ()
+    places = []
+    for f in tally.files:
+        found = sorted(lines.get(f.path, ()))
+        if len(found) != f.matches:
+            return ()
+        places += [Place(row_path(f.path, path), n) for n in found]
+    return tuple(places)
 
 
 def _dominant(paths: Sequence[str], tallies: Sequence[Tally]) -> str | None:
@@ -117,9 +156,11 @@ def build_survey_report(
     *,
     entries: Sequence[Entry],
     real_paths: Sequence[str],
+    lines: Sequence[Mapping[str, Sequence[int]]] = (),
 ) -> SurveyReport:
     """`tallies[t][p]` is the search of term t in path p; `entries[p]` is what path p is,
-    `real_paths[p]` where it is (absolute, symlinks resolved)."""
+    `real_paths[p]` where it is (absolute, symlinks resolved); `lines[t]` the matching
+    line numbers of term t in each of its `rare_files` (D56)."""
     overall = []
     notices: list[Notice] = []
     capped: list[tuple[int, CapNotice]] = []
@@ -201,6 +242,7 @@ def build_survey_report(
                     files=len(tally.files),
                     capped=tally.capped,
                     top_file=best.path,
+                    places=_places(tally, path, lines[term] if lines else {}),
                 )
             )
         sections.append(PathSection(path=path, rows=tuple(rows)))

@@ -2,11 +2,12 @@
 
 from collections.abc import Callable
 
-from asrch.domain.survey import SurveyReport, TermTotal
+from asrch.domain.survey import PathRow, SurveyReport, TermTotal
+from asrch.domain.text_safety import quote
 from asrch.domain.words import Spelling
 from asrch.render.next_step import next_lines
 from asrch.render.notices import text_notice_lines
-from asrch.render.toon import Scalar, block, count, table, value
+from asrch.render.toon import Scalar, Written, block, count, table, value
 
 
 def _repeated(values: tuple[str, ...]) -> bool:
@@ -14,7 +15,7 @@ def _repeated(values: tuple[str, ...]) -> bool:
 
 
 def _overall(
-    report: SurveyReport, name: str, last: str, where: Callable[[TermTotal], str | None]
+    report: SurveyReport, name: str, last: str, where: Callable[[TermTotal], Scalar | None]
 ) -> list[str]:
     """Each term's totals, and in the last column the path `where` names for it (`-`: none)."""
     rows = [
@@ -27,6 +28,14 @@ def _overall(
         for t in report.overall
     ]
     return table(name, ("term", "matches", "files", last), rows)
+
+
+def top_cell(row: PathRow) -> Scalar:
+    """The `top_file` cell: the top file, or a rare term's places (D56), each
+    `FILE:LINE` with the name quoted alone where D2 quotes it, separated by a space."""
+    if not row.places:
+        return row.top_file
+    return Written(" ".join(f"{quote(p.path)}:{p.line}" for p in row.places))
 
 
 def _stopped(report: SurveyReport) -> bool:
@@ -48,7 +57,7 @@ def render_survey(report: SurveyReport, spelling: Spelling) -> str:
         lines += block("survey", fields)
     if len(report.by_path) == 1:
         rows = {r.term: r for r in report.by_path[0].rows}
-        top = {t: r.top_file for t, r in rows.items()}
+        top = {t: top_cell(r) for t, r in rows.items()}
         lines += _overall(report, "terms", "top_file", lambda t: top.get(t.term))
         lines += text_notice_lines(report.notices, spelling)
         lines += next_lines(report.next_step, spelling, stopped=_stopped(report))
@@ -67,7 +76,7 @@ def render_survey(report: SurveyReport, spelling: Spelling) -> str:
                     r.term,
                     count(r.matches, r.capped, survey=True),
                     count(r.files, r.capped, survey=True),
-                    r.top_file,
+                    top_cell(r),
                 )
                 for r in section.rows
             ],

@@ -8,7 +8,14 @@ Scalar = str | int | tuple[str, ...]
 """A value; a tuple is written as TOON's inline list, `name[N]: a,b` (see `field_name`)."""
 
 
+class Written(str):
+    """A value already in its written form, of D2 values and the characters between
+    them (survey's places, D56): printed as it is."""
+
+
 def value(item: Scalar) -> str:
+    if isinstance(item, Written):
+        return str(item)
     if isinstance(item, tuple):
         return ",".join(quote(each) for each in item)
     return str(item) if isinstance(item, int) else quote(item)
