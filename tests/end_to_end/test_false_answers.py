@@ -86,7 +86,7 @@ def test_a_directory_named_like_an_excluded_file_pattern_is_walked(
     check_invariants(scout, frozenset({0}))
     check_invariants(survey, frozenset({0}))
     assert ranked(scout, "top_files") == [[f"{name}/deep/page.txt", "1"]]
-    assert f"  needle,1,1,{name}/deep/page.txt\n" in survey.out, str(survey)
+    assert f"  needle,1,1,{name}/deep/page.txt:1\n" in survey.out, str(survey)  # D56
 
 
 def _rg_files(cwd: Path, glob: str, target: str) -> set[str]:

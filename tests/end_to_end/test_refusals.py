@@ -165,7 +165,7 @@ def test_a_file_named_dash_is_that_file(tmp_path: Path) -> None:
         check_invariants(run, frozenset({0}))
     assert field(scout.out, "matches") == "2"
     assert ranked(scout, "top_files") == [["-", "2"]]
-    assert "  needle,2,1,-\n" in survey.out
+    assert "  needle,2,1,-:1 -:2\n" in survey.out  # D56: placed
     assert field(sample.out, "matches") == "2"
     assert show.out.splitlines()[-3:] == ["1:needle", "2:needle", "3-other"]
     assert line.out.splitlines()[-1] == "2:needle"

@@ -172,7 +172,7 @@ def test_unreadable_entries_are_counted_as_skipped(shared_dir: Path) -> None:
         assert SKIPPED_2 in notes(run.out), str(run)
     assert field(scout.out, "matches") == "1"
     assert scout.out.splitlines()[3:5] == ["ok.txt", "1:needle"], str(scout)  # listed (D44)
-    assert "  needle,1,1,ok.txt\n" in survey.out
+    assert "  needle,1,1,ok.txt:1\n" in survey.out
 
 
 def test_unreadable_paths_named_explicitly_are_input_errors(shared_dir: Path) -> None:
