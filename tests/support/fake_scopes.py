@@ -4,6 +4,7 @@ tests/engine/test_scopes*.py's."""
 
 from collections.abc import Sequence
 
+from asrch.domain.definitions import NameLines, NotParsed
 from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
 
 
@@ -13,7 +14,10 @@ class FakeScopes:
         found: dict[int, tuple[Scope, ...] | None],
         definition: Definition | Unplaced = "none",
         heads: frozenset[int] = frozenset(),
+        names: dict[str, NameLines | NotParsed] | None = None,
     ) -> None:
+        self.names_of = names or {}
+        """D52: per file, its definition name lines (or why not parsed); none: no grammar."""
         self.found = found
         self.heads = heads
         self.definition = definition
@@ -29,6 +33,9 @@ class FakeScopes:
         self.asked.append((file, [-line]))
         return self.definition
 
+    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
+        self.asked.append((file, [0, *(line.number for line in lines)]))
+        return self.names_of.get(file, "no_grammar")
 
 class NoScopes:
     """A `Scopes` that knows none: for tests of answers that print no scope lines."""
@@ -38,6 +45,9 @@ class NoScopes:
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
         return "none"
+
+    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
+        return "no_grammar"
 
 
 NO_SCOPES = NoScopes()

@@ -291,3 +291,14 @@ CONTEXT = _number(
 
 QUERY = positional("query", "QUERY", "text", "the term, as the mode reads it", required=True)
 FILE = positional("file", "FILE", "file", "one regular file", required=True)
+DEF = Argument(
+    "definitions",
+    "flag",
+    False,
+    "only lines naming a definition",
+    "Only lines naming a definition.",
+    cli="--def",
+    tool_name="def",
+)
+"""D52: scout's and show's matches kept to the lines where a definition's name stands.
+`definitions`, not `def`: the use cases' keyword (a Python keyword cannot be one)."""

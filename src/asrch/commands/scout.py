@@ -3,10 +3,12 @@
 from asrch.commands.checks import query_first, require_path
 from asrch.commands.options import require_kept, single_query
 from asrch.commands.zero import probe_of, zero_notices
-from asrch.domain.counting import Tally
+from asrch.domain.counting import FileCount, Tally
+from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
 from asrch.domain.idle_filters import idle_filters, one_zero_note, zero_cause
 from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
-from asrch.domain.notices import IdleFilterNotice
+from asrch.domain.lines import SourceLine
+from asrch.domain.notices import DefinitionsNotice, IdleFilterNotice, NoMatchNotice, Notice
 from asrch.domain.ports import Entry, Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
 from asrch.domain.sample import with_scope
@@ -26,9 +28,12 @@ def run_scout(
     path: str,
     options: SearchOptions,
     *,
+    definitions: bool = False,
     scopes: Scopes,
 ) -> ScoutReport:
-    """`scopes`: where the listed lines sit in their files (D31)."""
+    """`scopes`: where the listed lines sit in their files (D31). `definitions` (D52):
+    only the matching lines where a definition's name stands are counted, from the
+    parse of the files that matched (`scopes` parses them too)."""
     query = single_query(searcher, term, options)
     entry = query_first(searcher, query, lambda: require_path(searcher, path))
     if entry is Entry.FILE:
@@ -38,22 +43,60 @@ def run_scout(
     # D45: the binary files are counted where they are printed: JSON (the searcher's
     # own setting), or a zero answer's note; with no probe to make, this search is the
     # only one that can count them.
-    tally = searcher.count(query, path, cap=SCAN_CAP, census=directory and probe is None)
-    listed = _listed(searcher, scopes, query, path, tally, directory=directory)
+    plain = searcher.count(query, path, cap=SCAN_CAP, census=directory and probe is None)
+    tally, judged = plain, None
+    if definitions and plain.files:
+        judged = _definitions(searcher, scopes, query, plain)
+        kept = tuple(
+            FileCount(f.path, len(judged.kept[f.path]))
+            for f in plain.files
+            if f.path in judged.kept
+        )
+        tally = plain._replace(files=kept)
+    listed = _listed(searcher, scopes, query, path, tally, directory=directory, judged=judged)
     report = build_scout_report(query, path, tally, directory=directory, listed=listed)
     idle: list[IdleFilterNotice] = []
     if directory and query.filters.active:
         # D38: a filter that did nothing to the walked files says so, first.
         idle = idle_filters(query.filters, path, searcher.walk(path))
-    cause = None if tally.files else zero_cause(idle, query.filters)
+    # A zero answer under --def whose search matched is no zero search: its note is D52's.
+    cause = None if plain.files else zero_cause(idle, query.filters)
     if cause is not None and probe != "path":
         probe = None  # with -i, or as a fixed string, it would read the same no files
     notices = zero_notices(
-        searcher, query, path, tally, (*idle, *report.notices), directory=directory, probe=probe
+        searcher, query, path, plain, (*idle, *report.notices), directory=directory, probe=probe
     )
+    if judged is not None:
+        notices = _with_definitions(notices, judged, tally)
     if not tally.files:
         notices = one_zero_note(notices, cause)  # D43: 1 note
-    return report._replace(notices=notices)
+    if not definitions:
+        return report._replace(notices=notices)
+    count = judged.summary if judged is not None else DefinitionCount(0)
+    return report._replace(notices=notices, definitions=count)
+
+
+def _definitions(searcher: Searcher, scopes: Scopes, query: Query, tally: Tally) -> Judged:
+    """D52: the matching lines of every file that matched (one search, as D32's listing),
+    kept where a definition's name stands. A capped count's last file keeps only the
+    lines it counted."""
+    counted = {f.path: f.matches for f in tally.files}
+    lines_of = searcher.matching_lines(query, list(counted), keep=SCAN_CAP)
+    lines_of = {file: lines[: counted[file]] for file, lines in lines_of.items()}
+    return keep_definitions(
+        lines_of, {file: scopes.names(file, lines_of[file]) for file in lines_of}
+    )
+
+
+def _with_definitions(
+    notices: tuple[Notice, ...], judged: Judged, tally: Tally
+) -> tuple[Notice, ...]:
+    """D52's note, when some lines were not judged or none was kept; it is the zero
+    answer's one note (D43) in place of the plain search's (which found matches)."""
+    if not judged.unjudged and tally.files:
+        return notices
+    note = DefinitionsNotice(matches=judged.matches, kept=tally.matches, unjudged=judged.unjudged)
+    return (*(n for n in notices if not isinstance(n, NoMatchNotice)), note)
 
 
 def _listed(
@@ -64,6 +107,7 @@ def _listed(
     tally: Tally,
     *,
     directory: bool,
+    judged: Judged | None = None,
 ) -> tuple[ListedFile, ...]:
     """D32/D44: a small answer's matching lines, by file in path order, with their
     scopes; none when their text would not fit 2,000 bytes. At most 20 lines, so at
@@ -72,9 +116,13 @@ def _listed(
     if not lists(tally):
         return ()
     listed = []
-    lines_of = searcher.matching_lines(
-        query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
-    )
+    lines_of: dict[str, tuple[SourceLine, ...]]
+    if judged is not None:
+        lines_of = judged.kept  # read already, one search for every file
+    else:
+        lines_of = searcher.matching_lines(
+            query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
+        )
     for file in tally.files:
         matches = lines_of[file.path]
         if not matches:

@@ -5,9 +5,11 @@ from asrch.commands.checks import query_first, require_file
 from asrch.commands.options import filters_of, require_kept, single_query
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import Tally
+from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP, SHOW_MAX_MATCHES
-from asrch.domain.lines import Definition
+from asrch.domain.lines import Definition, FileScan
+from asrch.domain.notices import DefinitionsNotice, NoMatchNotice
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
 from asrch.domain.show import (
@@ -30,6 +32,7 @@ def run_show(
     line: int | None,
     context: int,
     scope: bool = False,
+    definitions: bool = False,
     scopes: Scopes,
 ) -> ShowReport:
     """`scopes`: where the printed lines sit in their file, and the definition that
@@ -39,6 +42,10 @@ def run_show(
         raise InputError(f"show needs {arg('query')} without {arg('line')}; give {arg('query')}")
     if scope and line is None:
         raise InputError(f"{arg('scope')} needs {arg('line')}, the line whose definition to print")
+    if definitions and line is not None:
+        raise InputError(
+            f"{arg('definitions')} keeps matches, {arg('line')} prints a window; drop one"
+        )
     if term is None:
         query = Query("", options, filters_of(searcher, options))
     else:
@@ -47,14 +54,27 @@ def run_show(
     query_first(searcher, query, lambda: require_file(searcher, file))
     require_kept(query.filters, file)
     if line is None:
-        scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
+        keep = SCAN_CAP if definitions else SHOW_MAX_MATCHES
+        scan = searcher.scan(query, file, context=context, keep=keep, cap=SCAN_CAP)
+        judged = None
+        if definitions and scan.matches:
+            scan, judged = definition_scan(scan, file, scopes)
         report = build_show_report(query, file, scan, context=context)
-        if not scan.matches:
+        if judged is not None:
+            notices = report.notices
+            if judged.unjudged or not scan.matches:
+                notices = (
+                    *(n for n in notices if not isinstance(n, NoMatchNotice)),
+                    DefinitionsNotice(judged.matches, scan.matches, judged.unjudged),
+                )
+            report = report._replace(notices=notices, definitions=judged.summary)
+        elif not scan.matches:
             probe = probe_of(searcher, query, file)
             notices = zero_notices(
                 searcher, query, file, Tally(), report.notices, directory=False, probe=probe
             )
-            return report._replace(notices=notices)
+            report = report._replace(notices=notices)
+            return report._replace(definitions=DefinitionCount(0)) if definitions else report
     else:
         window = searcher.window(query, file, line=line, context=context)
         _require_line(file, line, window.last_line)
@@ -74,6 +94,21 @@ def run_show(
     if not lines:
         return report
     return with_show_scopes(report, scopes.of(file, lines))
+
+
+def definition_scan(scan: FileScan, file: str, scopes: Scopes) -> tuple[FileScan, Judged]:
+    """D52: the scan with only the matches where a definition's name stands left as
+    matches; the others stay as context where a kept match's window reaches them."""
+    matches = [ln for ln in scan.lines if ln.is_match]
+    judged = keep_definitions({file: matches}, {file: scopes.names(file, matches)})
+    kept = {ln.number for ln in judged.kept.get(file, ())}
+    lines = tuple(
+        ln
+        if not ln.is_match or ln.number in kept
+        else ln._replace(is_match=False, first_match=None)
+        for ln in scan.lines
+    )
+    return scan._replace(lines=lines, kept=len(kept), matches=len(kept)), judged
 
 
 def _require_line(file: str, line: int, last_line: int) -> None:

@@ -21,6 +21,7 @@ from asrch.commands.arguments import (
     CLUSTERS,
     COMMON,
     CONTEXT,
+    DEF,
     FILE,
     LINE,
     PAGE,
@@ -137,11 +138,17 @@ def _render_survey(report: "SurveyReport", spelling: Spelling) -> str:
 
 
 def _scout(
-    searcher: Searcher, term: str, path: str, options: SearchOptions, *, scopes: Scopes
+    searcher: Searcher,
+    term: str,
+    path: str,
+    options: SearchOptions,
+    *,
+    definitions: bool,
+    scopes: Scopes,
 ) -> "ScoutReport":
     from asrch.commands.scout import run_scout
 
-    return run_scout(searcher, term, path, options, scopes=scopes)
+    return run_scout(searcher, term, path, options, definitions=definitions, scopes=scopes)
 
 
 def _render_scout(report: "ScoutReport", spelling: Spelling) -> str:
@@ -244,6 +251,7 @@ SCOUT: "Command[ScoutReport]" = Command(
             "A file or directory.",
             default=".",
         ),
+        DEF,
         *COMMON,
         *modes(regex=True),
     ),
@@ -251,7 +259,7 @@ SCOUT: "Command[ScoutReport]" = Command(
         "asrch scout connect src",
         "asrch scout --identifier id .",
         "asrch scout -- --files      (a term starting with -)",
-        "asrch scout -i rollover src",
+        "asrch scout --def Pool src",
     ),
     "Count one term under one path: matching lines, files, the top 5 directories and "
     "files. Narrow path while the count is broad, then sample a top file.",
@@ -301,6 +309,7 @@ SHOW: "Command[ShowReport]" = Command(
             "The definition around line.",
         ),
         CONTEXT,
+        DEF,
         *COMMON,
         *modes(regex=True),
     ),
@@ -308,8 +317,6 @@ SHOW: "Command[ShowReport]" = Command(
         "asrch show connect src/net/client.py",
         "asrch show --word retry src/util/retry.py --context 0",
         "asrch show src/net/pool.py --line 6 --scope",
-        "asrch show -i RETRY src/util/retry.py",
-        "asrch show --type py connect src/net/pool.py",
         "asrch show --glob '!tests/**' connect src/net/pool.py",
     ),
     f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES}; with "

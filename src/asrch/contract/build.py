@@ -18,6 +18,7 @@ from functools import singledispatch
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from asrch.domain.counting import Ranked
+from asrch.domain.definitions import DefinitionCount
 from asrch.domain.filters import Filters
 from asrch.domain.lines import SourceLine
 from asrch.domain.notices import Notice as DomainNotice
@@ -42,6 +43,7 @@ SCHEMA_VERSION: Literal["1"] = "1"
 if TYPE_CHECKING:
     from asrch.contract.shapes import (
         Answer,
+        Definitions,
         Head,
         Options,
         PathMatches,
@@ -140,6 +142,7 @@ def scout_answer(report: ScoutReport) -> ScoutAnswer:
             {"path": json_path(f.path), "lines": tuple(_line(ln) for ln in f.lines)}
             for f in report.listed
         ),
+        "definitions": _definitions(report.definitions),
         **_tail(report.notices, report.next_step),
     }
 
@@ -229,7 +232,19 @@ def show_answer(report: ShowReport) -> ShowAnswer:
         "last_line": report.last_line if at_line else None,
         "context": report.context,
         "snippets": _snippets(report.snippets),
+        "definitions": _definitions(report.definitions),
         **_tail(report.notices, report.next_step),
+    }
+
+
+def _definitions(found: DefinitionCount | None) -> Definitions | None:
+    if found is None:
+        return None
+    return {
+        "matches": found.matches,
+        "not_parsed": tuple(
+            {"reason": u.reason, "files": u.files, "lines": u.lines} for u in found.unjudged
+        ),
     }
 
 

@@ -236,6 +236,43 @@ class SnippetLine(TypedDict):
 
 
 @closed
+class NotParsed(TypedDict):
+    """D52: matching lines `--def` could not judge, for one reason."""
+
+    reason: Annotated[
+        Literal["no_grammar", "too_large", "failed", "unreadable", "uncertain"],
+        Doc(
+            "No grammar for the file's extension; over 1 MB; the parse passed its work or "
+            "time bound; unreadable, or changed since rg read it; parse errors around the line."
+        ),
+    ]
+    files: Count
+    lines: Count
+
+
+@closed
+class Definitions(TypedDict):
+    """D52: what `--def` looked at."""
+
+    matches: Annotated[
+        Count, Doc("Every matching line looked at (before keeping the definition lines).")
+    ]
+    not_parsed: Annotated[
+        tuple[NotParsed, ...],
+        Doc("Lines not judged, per reason (not in `matches` of the answer): the text's note."),
+    ]
+
+
+DefinitionsField = Annotated[
+    Definitions | None,
+    Doc(
+        "`--def` (D52): the answer's counts are of lines where a definition's name stands; "
+        "null without it."
+    ),
+]
+
+
+@closed
 class ListedFile(TypedDict):
     """One file of a listed scout (D32)."""
 
@@ -405,6 +442,7 @@ class ScoutFields(TypedDict):
             "in path order; empty when the text lists none."
         ),
     ]
+    definitions: DefinitionsField
 
 
 @closed
@@ -485,6 +523,7 @@ class ShowFields(TypedDict):
     last_line: Annotated[Count | None, Doc("With `--line`: the file's last line number.")]
     context: Count
     snippets: tuple[Snippet, ...]
+    definitions: DefinitionsField
 
 
 @closed

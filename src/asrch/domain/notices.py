@@ -11,6 +11,7 @@ from typing import Literal, NamedTuple
 
 from asrch.domain.boundaries import loose_edges
 from asrch.domain.counting import Tally, relative_to
+from asrch.domain.definitions import Unjudged
 from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP
 from asrch.domain.lines import Unplaced
 from asrch.domain.modes import Mode
@@ -215,6 +216,19 @@ class NoDefinitionNotice(NamedTuple):
     kind: Literal["no_definition"] = "no_definition"
 
 
+class DefinitionsNotice(NamedTuple):
+    """D52 (`--def`): matching lines that were not judged (their files not parsed, or the
+    parse could not read around them), or none of the matching lines names a definition.
+    Said on any answer it applies to; on a zero answer, its one note (D43)."""
+
+    matches: int
+    """Every matching line looked at (a lower bound when the scan stopped at the cap)."""
+    kept: int
+    """Those where a definition's name stands: the answer's count."""
+    unjudged: tuple[Unjudged, ...] = ()
+    kind: Literal["definitions"] = "definitions"
+
+
 Notice = (
     BroadNotice
     | CapNotice
@@ -233,6 +247,7 @@ Notice = (
     | NoDefinitionNotice
     | NearNotice
     | GrepSyntaxNotice
+    | DefinitionsNotice
 )
 
 

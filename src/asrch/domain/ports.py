@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from asrch.domain.counting import Tally
+    from asrch.domain.definitions import NameLines, NotParsed
     from asrch.domain.lines import (
         Definition,
         FileScan,
@@ -128,11 +129,21 @@ class Searcher(Files, Types, Counts, Lines, Protocol):
     definitions is no search: `Scopes`, injected apart."""
 
 
-class Scopes(Protocol):
+class Definitions(Protocol):
+    """Which matching lines name a definition (D52, `--def`): the same parse as `Scopes`."""
+
+    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
+        """Which of `lines` (matching lines of `file`, as rg read them) are a line where a
+        definition's name stands, and which the parse could not read (an error there, or
+        the line is no longer the line given); or why the file was not parsed."""
+        ...
+
+
+class Scopes(Definitions, Protocol):
     """Where a line sits in its file's definitions (D31): a parse, beside the engine.
     The composition roots build it to read files where their searcher searches, and the
     use cases that print lines (scout's listed lines, sample, show) take it as their
-    own parameter."""
+    own parameter; so do the use cases that keep definition lines (`Definitions`)."""
 
     def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
         """The definitions enclosing each of `lines` (by number) at its first match (else

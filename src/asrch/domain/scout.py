@@ -4,6 +4,7 @@ import posixpath
 from typing import Literal, NamedTuple
 
 from asrch.domain.counting import FileCount, Ranked, Tally, relative_to, top_directories, top_files
+from asrch.domain.definitions import DefinitionCount
 from asrch.domain.limits import LINE_CAP, SCOUT_LIST_BYTES, SCOUT_LIST_MAX, TOP_N
 from asrch.domain.lines import SourceLine
 from asrch.domain.next_step import NO_STEP, joined, scout_step
@@ -78,6 +79,8 @@ class ScoutReport(NamedTuple):
     kinds: tuple[KindCount, ...] = ()
     """Every kind that matched, in `KINDS` order; the text prints them from 2 kinds on."""
     listed: tuple[ListedFile, ...] = ()
+    definitions: DefinitionCount | None = None
+    """`--def` (D52): every matching line looked at, and those not judged; None without."""
 
 
 def lists(tally: Tally) -> bool:

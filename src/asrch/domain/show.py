@@ -4,6 +4,7 @@ from typing import NamedTuple
 
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
+from asrch.domain.definitions import DefinitionCount
 from asrch.domain.limits import SCOPE_AROUND, SCOPE_WHOLE_MAX, SHOW_MAX_MATCHES
 from asrch.domain.lines import (
     Definition,
@@ -43,6 +44,8 @@ class ShowReport(NamedTuple):
     next_step: NextStep = NO_STEP
     definition: Definition | None = None
     """`--scope` (D46): the definition printed in place of the `--context` window."""
+    definitions: DefinitionCount | None = None
+    """`--def` (D52): every matching line looked at, and those not judged; None without."""
 
     @property
     def queried(self) -> bool:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from asrch.domain.definitions import NameLines, NotParsed
     from asrch.domain.lines import Definition, Placements, SourceLine, Unplaced
     from asrch.domain.ports import Scopes
 
@@ -29,6 +30,9 @@ class ScopeReader:
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
         return self._loaded().around(file, line)
+
+    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
+        return self._loaded().names(file, lines)
 
     def _loaded(self) -> Scopes:
         if self._parser is None:

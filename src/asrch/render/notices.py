@@ -10,6 +10,7 @@ from asrch.domain.notices import (
     BinaryNotice,
     BroadNotice,
     CapNotice,
+    DefinitionsNotice,
     DominanceNotice,
     GrepSyntaxNotice,
     IdleFilterNotice,
@@ -282,6 +283,37 @@ def notice_text(notice: Notice) -> str:
             )
         case NoDefinitionNotice():
             return _no_definition(notice)
+        case DefinitionsNotice():
+            return _definitions(notice)
+
+
+_NOT_PARSED = {
+    "no_grammar": "no grammar",
+    "too_large": f"over {SCOPE_MAX_BYTES // 1_000_000} MB",
+    "failed": "over the parse's bounds",
+    "unreadable": "unreadable or changed",
+    "uncertain": "parse errors",
+}
+"""D52: why matching lines were not judged, in a few words each (`NotParsed`)."""
+
+
+def _lines(n: int) -> str:
+    return "1 matching line" if n == 1 else f"{n} matching lines"
+
+
+def _definitions(notice: DefinitionsNotice) -> str:
+    """D52: what `--def` could not judge, and, when nothing was kept, that the matching
+    lines name no definition; at most 160 bytes (the zero answer's one note, D43)."""
+    said = []
+    judged = notice.matches - sum(u.lines for u in notice.unjudged)
+    if not notice.kept and judged:
+        said.append(f"{_lines(judged)}, none where a definition's name stands")
+    if notice.unjudged:
+        lines = sum(u.lines for u in notice.unjudged)
+        files = sum(u.files for u in notice.unjudged)
+        why = ", ".join(f"{_NOT_PARSED[u.reason]} {u.files}" for u in notice.unjudged)
+        said.append(f"{_lines(lines)} in {_files(files)} not counted: not parsed ({why})")
+    return "; ".join(said)
 
 
 def _no_definition(notice: NoDefinitionNotice) -> str:

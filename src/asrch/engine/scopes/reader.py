@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import stat
 from itertools import accumulate
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from asrch.domain.limits import SCOPE_DEPTH, SCOPE_MAX_BYTES, SCOPE_NODE_VISITS
 from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from tree_sitter import Node
 
+    from asrch.domain.definitions import NameLines, NotParsed
     from asrch.engine.scopes.grammars import Grammar
 
 
@@ -180,34 +181,48 @@ class TreeSitterScopes:
             return "unreadable"
         return "too_large" if size > SCOPE_MAX_BYTES else "unreadable"
 
-    def _read(self, file: str) -> bytes | None:
-        """The file's bytes, if it is a regular file of at most `SCOPE_MAX_BYTES`: opened
-        without blocking (a FIFO swapped in since rg read the file would block `open`
-        forever), and read to its end."""
+    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
+        """D52: `engine/definitions.py` on the file as this reader reads it."""
+        from asrch.engine.definitions import read_definitions
+
+        return read_definitions(self._path(file), file, lines)
+
+    def _path(self, file: str) -> str:
         if self._here is not None:
-            path = self._here(file)  # an MCP call's pinned object (engine/pins.py)
-        else:
-            path = file if self._cwd is None else os.path.join(self._cwd, file)
-        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
-        try:
-            fd = os.open(path, flags)
-        except OSError:
-            return None
-        try:
-            status = os.fstat(fd)
-            if not stat.S_ISREG(status.st_mode) or status.st_size > SCOPE_MAX_BYTES:
-                return None
-            parts: list[bytes] = []
-            size = 0
-            while size <= SCOPE_MAX_BYTES:
-                part = os.read(fd, SCOPE_MAX_BYTES + 1 - size)
-                if not part:
-                    break
-                parts.append(part)
-                size += len(part)
-            # As rg reads it (a byte-order mark decides): rows are rg's lines.
-            return None if size > SCOPE_MAX_BYTES else as_rg_reads(b"".join(parts))
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
+            return self._here(file)  # an MCP call's pinned object (engine/pins.py)
+        return file if self._cwd is None else os.path.join(self._cwd, file)
+
+    def _read(self, file: str) -> bytes | None:
+        data = read_source(self._path(file))
+        return None if isinstance(data, str) else data
+
+
+def read_source(path: str) -> bytes | Literal["too_large", "unreadable"]:
+    """The file's bytes as rg reads them (a byte-order mark decides: rows are rg's lines),
+    if it is a regular file of at most `SCOPE_MAX_BYTES`, else why not: opened without
+    blocking (a FIFO swapped in since rg read the file would block `open` forever), and
+    read to its end."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return "unreadable"
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            return "unreadable"
+        if status.st_size > SCOPE_MAX_BYTES:
+            return "too_large"
+        parts: list[bytes] = []
+        size = 0
+        while size <= SCOPE_MAX_BYTES:
+            part = os.read(fd, SCOPE_MAX_BYTES + 1 - size)
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+        return "too_large" if size > SCOPE_MAX_BYTES else as_rg_reads(b"".join(parts))
+    except OSError:
+        return "unreadable"
+    finally:
+        os.close(fd)

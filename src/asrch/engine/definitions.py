@@ -1,0 +1,472 @@
+"""Definition name lines (D52): which lines of a file name a definition, from the same
+tree-sitter parse as the scope lines (the grammar table and the parse bounds of
+`engine/scopes`, not a second loading).
+
+A clean function of (grammar, bytes) → line kinds (`name_lines`), so that another reader of
+the same question (D53's folding of test regions) can ask it of any file; the `Definitions`
+port's adapter (`read_definitions`) adds the file's reading and the reasons a file is not
+parsed.
+
+What names a definition, per language (spec/definitions.en.md): a function or method, a
+class, struct, union, enum, trait, interface, type alias, module or namespace and a macro
+wherever they stand (nested ones too); a constant, static or variable only at the module
+level (outside any function or class: C's file scope, a namespace, Go's package block), and
+the explicit constant items of a language anywhere outside a function (Rust's `const` and
+`static` in an `impl`, Java's `static` fields and interface constants, Ruby's constants in a
+class body). A declaration that only declares (a C prototype, an `extern` variable, a C++
+method declared in its class) names nothing: the definition is elsewhere.
+
+Truth first, as for scope lines: a line that names no definition but lies inside an ERROR
+node (or past where the parse stops reading the file as the language does) is uncertain,
+never guessed to be a plain line: the answer counts it as not parsed.
+
+The cost is the parse of each file asked about (≈9 MB/s on Python); what is read of the
+tree is only the definitions that intersect the asked rows (one query in C per file,
+bounded to their range).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from asrch.domain.definitions import NameLines
+from asrch.engine.scopes.astray import astray_from
+from asrch.engine.scopes.grammars import Grammar, grammar_of, load_language
+from asrch.engine.scopes.parse import parse
+from asrch.engine.scopes.reader import read_source
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tree_sitter import Node, Query
+
+    from asrch.domain.definitions import NotParsed
+    from asrch.domain.lines import SourceLine
+
+Kind = Literal["function", "type", "module", "macro", "value"]
+"""What a name line defines: a function or method; a class, struct, union, enum, trait,
+interface or type alias; a module or namespace; a macro; a constant, static or variable."""
+
+
+class LineKinds(NamedTuple):
+    """What the parse says of a file's lines (1-based numbers)."""
+
+    names: dict[int, Kind]
+    """The lines where a definition's name stands, with what it defines (the outermost
+    kind when a line names 2: `struct s { ... } s_t;` names a type twice)."""
+    uncertain: frozenset[int]
+    """Asked lines that name nothing the parse could read but lie where it could not read
+    the file (an ERROR node, or past where it stops reading as the language does)."""
+
+
+Names = Callable[["Node"], list["Node"]]
+
+
+class _Rule(NamedTuple):
+    kind: Kind
+    names: Names
+    module_level: bool = False
+    """A value: named only outside the language's function and class bodies."""
+
+
+class _Rules(NamedTuple):
+    nodes: dict[str, _Rule]
+    not_module: frozenset[str] = frozenset()
+    """Ancestors that put a value inside a function or class (not at the module level)."""
+
+
+def _name(node: Node) -> list[Node]:
+    named = node.child_by_field_name("name")
+    return [] if named is None else [named]
+
+
+def _names(node: Node) -> list[Node]:
+    """Every `name` field (Go's `const a, b = 1, 2`)."""
+    return list(node.children_by_field_name("name"))
+
+
+def _identifiers(node: Node | None, kinds: frozenset[str]) -> list[Node]:
+    """The plain names a target binds (`a, (b, c) = ...`), not attributes or subscripts."""
+    if node is None:
+        return []
+    if node.type in kinds:
+        return [node]
+    if node.type in ("pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "type"):
+        return [n for child in node.named_children for n in _identifiers(child, kinds)]
+    return []
+
+
+_PY_NAMES = frozenset({"identifier"})
+
+
+def _python_assignment(node: Node) -> list[Node]:
+    return _identifiers(node.child_by_field_name("left"), _PY_NAMES)
+
+
+_C_NAMES = frozenset(
+    {
+        "identifier",
+        "field_identifier",
+        "type_identifier",
+        "qualified_identifier",
+        "destructor_name",
+        "operator_name",
+        "template_function",
+    }
+)
+
+
+def _innermost(declarator: Node) -> tuple[Node | None, bool]:
+    """The name a C/C++ declarator declares, and whether it declares a function (a
+    `function_declarator` on the way: `int f(void);` is a prototype)."""
+    node: Node | None = declarator
+    function = False
+    while node is not None and node.type not in _C_NAMES:
+        function = function or node.type == "function_declarator"
+        inner = node.child_by_field_name("declarator")
+        if inner is None and node.type in ("parenthesized_declarator", "reference_declarator"):
+            inner = node.named_child(node.named_child_count - 1) if node.named_child_count else None
+        node = inner
+    return node, function
+
+
+def _c_function(node: Node) -> list[Node]:
+    parent = node.parent
+    if parent is not None and parent.type == "compound_statement":
+        return []  # a macro and a block (`FOREACH(x) {`): C has no nested functions
+    declarator = node.child_by_field_name("declarator")
+    name = None if declarator is None else _innermost(declarator)[0]
+    return [] if name is None else [name]
+
+
+def _c_declaration(node: Node) -> list[Node]:
+    """A variable at file or namespace scope; not a prototype, not `extern`."""
+    if any(c.type == "storage_class_specifier" and c.text == b"extern" for c in node.children):
+        return []
+    out = []
+    for declarator in node.children_by_field_name("declarator"):
+        name, function = _innermost(declarator)
+        if name is not None and not function:
+            out.append(name)
+    return out
+
+
+def _c_typedef(node: Node) -> list[Node]:
+    names = (_innermost(d)[0] for d in node.children_by_field_name("declarator"))
+    return [n for n in names if n is not None]
+
+
+def _with_body(node: Node) -> list[Node]:
+    """A struct, union, enum or class with a body (`struct s;` only names one)."""
+    return _name(node) if node.child_by_field_name("body") is not None else []
+
+
+def _js_variable(node: Node) -> list[Node]:
+    named = node.child_by_field_name("name")
+    return [named] if named is not None and named.type == "identifier" else []
+
+
+def _java_static_field(node: Node) -> list[Node]:
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    if modifiers is None or not any(c.type == "static" for c in modifiers.children):
+        return []
+    return _java_fields(node)
+
+
+def _java_fields(node: Node) -> list[Node]:
+    declarators = node.children_by_field_name("declarator")
+    return [n for d in declarators for n in _name(d)]
+
+
+def _ruby_assignment(node: Node) -> list[Node]:
+    """A constant outside a method, or a variable at the top level of the file."""
+    left = node.child_by_field_name("left")
+    if left is None:
+        return []
+    if left.type == "constant":
+        return [left]
+    parent = node.parent
+    return (
+        [left]
+        if left.type == "identifier" and parent is not None and parent.type == "program"
+        else []
+    )
+
+
+def _ruby_named(node: Node) -> list[Node]:
+    """`class A::B` names B."""
+    named = node.child_by_field_name("name")
+    if named is not None and named.type == "scope_resolution":
+        named = named.child_by_field_name("name")
+    return [] if named is None else [named]
+
+
+def _bash_variable(node: Node) -> list[Node]:
+    parent = node.parent
+    if parent is not None and parent.type == "command":
+        return []  # `FOO=1 cmd`: the command's environment
+    return _name(node)
+
+
+def _rules(kind: Kind, names: Names, *types: str, module_level: bool = False) -> dict[str, _Rule]:
+    return dict.fromkeys(types, _Rule(kind, names, module_level))
+
+
+_C_RULES = {
+    **_rules("function", _c_function, "function_definition"),
+    **_rules("type", _with_body, "struct_specifier", "union_specifier", "enum_specifier"),
+    **_rules("type", _c_typedef, "type_definition"),
+    **_rules("macro", _name, "preproc_def", "preproc_function_def"),
+    **_rules("value", _c_declaration, "declaration", module_level=True),
+}
+_C_BODIES = frozenset(
+    {"function_definition", "compound_statement", "field_declaration_list", "parameter_list"}
+)
+_JS_RULES = {
+    **_rules(
+        "function",
+        _name,
+        "function_declaration",
+        "generator_function_declaration",
+        "method_definition",
+    ),
+    **_rules("type", _name, "class_declaration"),
+    **_rules("value", _js_variable, "variable_declarator", module_level=True),
+}
+_JS_BODIES = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "generator_function",
+        "arrow_function",
+        "method_definition",
+        "class_body",
+        "statement_block",
+        "for_statement",
+        "for_in_statement",
+    }
+)
+_TS_RULES = {
+    **_JS_RULES,
+    **_rules("function", _name, "function_signature", "method_signature"),
+    **_rules("function", _name, "abstract_method_signature"),
+    **_rules(
+        "type",
+        _name,
+        "abstract_class_declaration",
+        "interface_declaration",
+        "enum_declaration",
+        "type_alias_declaration",
+    ),
+    **_rules("module", _name, "internal_module", "module"),
+}
+
+RULES: dict[str, _Rules] = {
+    "tree_sitter_python": _Rules(
+        {
+            **_rules("function", _name, "function_definition"),
+            **_rules("type", _name, "class_definition"),
+            **_rules("type", _python_assignment, "type_alias_statement"),
+            **_rules("value", _python_assignment, "assignment", module_level=True),
+        },
+        frozenset({"function_definition", "class_definition", "lambda"}),
+    ),
+    "tree_sitter_c": _Rules(_C_RULES, _C_BODIES),
+    "tree_sitter_cpp": _Rules(
+        {
+            **_C_RULES,
+            **_rules("type", _with_body, "class_specifier"),
+            **_rules("type", _name, "alias_declaration"),
+            **_rules("module", _name, "namespace_definition"),
+        },
+        _C_BODIES,
+    ),
+    "tree_sitter_rust": _Rules(
+        {
+            **_rules("function", _name, "function_item", "function_signature_item"),
+            **_rules(
+                "type",
+                _name,
+                "struct_item",
+                "enum_item",
+                "union_item",
+                "trait_item",
+                "type_item",
+            ),
+            **_rules("module", _name, "mod_item"),
+            **_rules("macro", _name, "macro_definition"),
+            **_rules("value", _name, "const_item", "static_item", module_level=True),
+        },
+        frozenset({"function_item", "closure_expression"}),
+    ),
+    "tree_sitter_go": _Rules(
+        {
+            **_rules("function", _name, "function_declaration", "method_declaration"),
+            **_rules("type", _name, "type_spec", "type_alias"),
+            **_rules("value", _names, "const_spec", "var_spec", module_level=True),
+        },
+        frozenset({"function_declaration", "method_declaration", "func_literal"}),
+    ),
+    "tree_sitter_javascript": _Rules(_JS_RULES, _JS_BODIES),
+    "tree_sitter_typescript": _Rules(_TS_RULES, _JS_BODIES),
+    "tree_sitter_java": _Rules(
+        {
+            **_rules(
+                "function",
+                _name,
+                "method_declaration",
+                "constructor_declaration",
+                "compact_constructor_declaration",
+            ),
+            **_rules(
+                "type",
+                _name,
+                "class_declaration",
+                "interface_declaration",
+                "enum_declaration",
+                "record_declaration",
+                "annotation_type_declaration",
+            ),
+            **_rules("value", _java_static_field, "field_declaration"),
+            **_rules("value", _java_fields, "constant_declaration"),
+        }
+    ),
+    "tree_sitter_ruby": _Rules(
+        {
+            **_rules("function", _name, "method", "singleton_method"),
+            **_rules("type", _ruby_named, "class"),
+            **_rules("module", _ruby_named, "module"),
+            **_rules("value", _ruby_assignment, "assignment", module_level=True),
+        },
+        frozenset({"method", "singleton_method", "block", "do_block", "lambda"}),
+    ),
+    "tree_sitter_bash": _Rules(
+        {
+            **_rules("function", _name, "function_definition"),
+            **_rules("value", _bash_variable, "variable_assignment", module_level=True),
+        },
+        frozenset({"function_definition"}),
+    ),
+}
+"""Per grammar wheel (TypeScript and TSX share one): the node types that define, what
+each defines and which of its children are the names."""
+
+_QUERIES: dict[tuple[str, str], Query] = {}
+
+
+def _query(grammar: Grammar) -> Query:
+    """One query per grammar: every node type that may define, and ERROR."""
+    key = (grammar.module, grammar.function)
+    if key not in _QUERIES:
+        import tree_sitter
+
+        types = " ".join(f"({t})" for t in RULES[grammar.module].nodes)
+        _QUERIES[key] = tree_sitter.Query(load_language(grammar), f"[{types} (ERROR)] @node")
+    return _QUERIES[key]
+
+
+def _at_module_level(node: Node, bodies: frozenset[str]) -> bool | None:
+    """Outside every function and class body; None: an ERROR node on the way up, so
+    where the node stands is unknown (recovery may have dropped the class around it)."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in bodies:
+            return False
+        if parent.is_error:
+            return None
+        parent = parent.parent
+    return True
+
+
+def name_lines(
+    grammar: Grammar, data: bytes, lines: Iterable[int] | None = None
+) -> LineKinds | None:
+    """The lines of `data` (as rg numbers them) where a definition's name stands, among
+    `lines` (None: every line), and those of `lines` the parse could not read; None when
+    the parse passed its bounds (work, time: `engine/scopes`' parse)."""
+    tree = parse(grammar, data)
+    if tree is None:
+        return None
+    import tree_sitter
+
+    rules = RULES[grammar.module]
+    asked = None if lines is None else frozenset(lines)
+    cursor = tree_sitter.QueryCursor(_query(grammar))
+    if asked is not None:
+        if not asked:
+            return LineKinds({}, frozenset())
+        cursor.set_point_range((min(asked) - 1, 0), (max(asked), 0))
+    names: dict[int, Kind] = {}
+    unplaced: set[int] = set()
+    errors: list[tuple[int, int]] = []
+    for node in cursor.captures(tree.root_node).get("node", []):
+        if node.type == "ERROR":
+            errors.append((node.start_point[0] + 1, node.end_point[0] + 1))
+            continue
+        rule = rules.nodes[node.type]
+        rows = {named.start_point[0] + 1 for named in rule.names(node) if not named.is_missing}
+        rows = {r for r in rows if asked is None or r in asked}
+        rows -= names.keys()
+        if not rows:
+            continue
+        if rule.module_level:
+            placed = _at_module_level(node, rules.not_module)
+            if placed is None:
+                unplaced |= rows
+            if not placed:
+                continue
+        names.update(dict.fromkeys(rows, rule.kind))
+    astray = astray_from(grammar, tree, data)
+    stray = data.count(b"\n", 0, astray) + 1 if astray <= len(data) else None
+    candidates = asked if asked is not None else range(1, data.count(b"\n") + 2)
+    uncertain = frozenset(
+        line
+        for line in candidates
+        if line not in names
+        and (
+            line in unplaced
+            or (stray is not None and line >= stray)
+            or any(first <= line <= last for first, last in errors)
+        )
+    )
+    return LineKinds(names, uncertain)
+
+
+def read_definitions(path: str, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
+    """The `Definitions` port for one file, opened at `path` (where the searcher reads
+    `file`): which of `lines` name a definition and which the parse could not read, or why
+    the file was not parsed."""
+    grammar = grammar_of(file)
+    if grammar is None:
+        return "no_grammar"
+    data = read_source(path)
+    if isinstance(data, str):
+        return data
+    found = name_lines(grammar, data, (line.number for line in lines))
+    if found is None:
+        return "failed"
+    starts = _line_starts(data)
+    changed = frozenset(
+        line.number
+        for line in lines
+        if not 1 <= line.number <= len(starts) or _text(data, starts, line.number) != line.text
+    )
+    return NameLines(frozenset(found.names) - changed, found.uncertain | changed)
+
+
+def _line_starts(data: bytes) -> list[int]:
+    starts = [0]
+    at = data.find(b"\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = data.find(b"\n", at + 1)
+    if starts[-1] == len(data) and len(starts) > 1:
+        starts.pop()
+    return starts
+
+
+def _text(data: bytes, starts: list[int], number: int) -> bytes:
+    end = starts[number] if number < len(starts) else len(data)
+    return data[starts[number - 1] : end]
