@@ -66,9 +66,9 @@ def test_each_command_declares_its_arguments_and_options() -> None:
     # What every command shares is the table's `COMMON` and the modes (`SHARED`), written
     # once; each command's own arguments are written here again.
     expected = {
-        "scout": (["QUERY", "PATH"], set()),
+        "scout": (["QUERY", "PATH"], {"definitions"}),
         "sample": (["QUERY", "FILE"], {"clusters", "page"}),
-        "show": (["QUERY", "FILE"], {"line", "context", "scope"}),
+        "show": (["QUERY", "FILE"], {"line", "context", "scope", "definitions"}),
         "survey": (["PATH"], {"term"}),
     }
     for name, (positionals, own) in expected.items():

@@ -44,6 +44,7 @@ CASES: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         "word": (["retr", "src"], ["--word", "retr", "src"]),
         "identifier": (["retr", "src"], ["--identifier", "retr", "src"]),
         "regex": (["re.ry", "src"], ["--regex", "re.ry", "src"]),
+        "definitions": (["connect", "src"], ["--def", "connect", "src"]),
     },
 }
 _ONE_FILE: dict[str, tuple[list[str], list[str]]] = {
@@ -73,6 +74,7 @@ CASES["show"] = {
     "context": (["connect", "src/net/pool.py"], ["connect", "src/net/pool.py", "--context", "0"]),
     # D46: the definition around line 6, not its --context window.
     "scope": (["src/net/pool.py", "--line", "6"], ["src/net/pool.py", "--line", "6", "--scope"]),
+    "definitions": (["connect", "src/net/pool.py"], ["--def", "connect", "src/net/pool.py"]),
 }
 
 # What a tool call alone takes (the command line spells it otherwise): its value, and

@@ -5,6 +5,7 @@ module-level assignment's names; the whole stdlib in `slow`)."""
 
 import ast
 import io
+import itertools
 import os
 import random
 import tokenize
@@ -258,7 +259,7 @@ def _oracle(source: bytes) -> set[int]:
         for t in tokenize.tokenize(io.BytesIO(source).readline)
         if t.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT)
     ]
-    for before, token in zip(tokens, tokens[1:], strict=False):
+    for before, token in itertools.pairwise(tokens):
         if before.type == tokenize.NAME and before.string in ("def", "class"):
             lines.add(token.start[0])
     return lines

@@ -37,6 +37,7 @@ class FakeScopes:
         self.asked.append((file, [0, *(line.number for line in lines)]))
         return self.names_of.get(file, "no_grammar")
 
+
 class NoScopes:
     """A `Scopes` that knows none: for tests of answers that print no scope lines."""
 

@@ -296,7 +296,7 @@ DEF = Argument(
     "flag",
     False,
     "only lines naming a definition",
-    "Only lines naming a definition.",
+    "",  # the server's instructions say it once for both tools
     cli="--def",
     tool_name="def",
 )

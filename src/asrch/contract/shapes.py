@@ -259,7 +259,9 @@ class Definitions(TypedDict):
     ]
     not_parsed: Annotated[
         tuple[NotParsed, ...],
-        Doc("Lines not judged, per reason (not in `matches` of the answer): the text's note."),
+        Doc(
+            "Lines not judged, per reason (in `matches` here, not in the answer's count): the note."
+        ),
     ]
 
 

@@ -3,7 +3,7 @@ tree-sitter parse as the scope lines (the grammar table and the parse bounds of
 `engine/scopes`, not a second loading).
 
 A clean function of (grammar, bytes) → line kinds (`name_lines`), so that another reader of
-the same question (D53's folding of test regions) can ask it of any file; the `Definitions`
+the same question (the folding of test regions) can ask it of any file; the `Definitions`
 port's adapter (`read_definitions`) adds the file's reading and the reasons a file is not
 parsed.
 

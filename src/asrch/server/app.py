@@ -55,8 +55,8 @@ INSTRUCTIONS = (
     "(substring, default), word, identifier (not touching [A-Za-z0-9_]) or regex "
     "(ripgrep's; an unescaped | is refused). type (ripgrep's names: py, rust, js...) and "
     "glob (gitignore-style, !GLOB excludes; one with / is matched from the first root) "
-    "only narrow the files searched. A refused or capped answer's `next:` line is the "
-    "narrowing call."
+    "only narrow the files searched. def (scout, show): only lines naming a definition. "
+    "A refused or capped answer's `next:` line is the narrowing call."
 )
 
 # Read-only and closed-world. MCP reads destructiveHint and idempotentHint only when

@@ -51,7 +51,8 @@ def _property(argument: Argument) -> dict[str, Any]:
     if argument.tool_help:
         schema["description"] = argument.tool_help
     default = argument.default
-    if not argument.required and default is not None and not argument.many:
+    # A flag's false is what its absence means: not sent (7 flags, 112 bytes of the 4 KB).
+    if not argument.required and default not in (None, False) and not argument.many:
         schema["default"] = default
     return schema
 
