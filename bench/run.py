@@ -72,6 +72,10 @@ REGRESSION_MARGIN = 1.2
 FLOOR = [PY, "-c", "import cyclopts; from pydantic import BaseModel"]
 BARE_FLOOR = [PY, "-c", "import cyclopts, pydantic"]
 CYCLOPTS_FLOOR = [PY, "-c", "import cyclopts"]
+DEF_TERM = "HTTPConnection"
+"""A name an agent asks where it is defined: 297 matching lines in 60 files of the
+installed lib, 70 of them on a definition's line (its classes, and functions that
+take or return one), in 32 files; each matched file with a grammar is parsed."""
 SURVEY_TERMS = (
     "import",
     "asyncio",
@@ -260,6 +264,21 @@ def large_scenarios() -> list[Scenario]:
             [rg_count_all(SURVEY_TERMS, [installed])],
             1.5,
             guard=True,
+        ),
+        # D52: "where is X defined" in one call, on the same 941 MB: the matched files'
+        # lines read again and each matched file with a grammar parsed (issue 40).
+        Scenario(
+            f"scout --def {DEF_TERM}, installed lib vs scout (raw)",
+            [*ASRCH, "scout", "--def", DEF_TERM, installed],
+            [[*ASRCH, "scout", DEF_TERM, installed]],
+            1.5,
+            raw=True,
+        ),
+        Scenario(
+            f"scout --def {DEF_TERM}, installed lib vs rg --count",
+            [*ASRCH, "scout", "--def", DEF_TERM, installed],
+            [rg_count(DEF_TERM, installed)],
+            2.0,
         ),
         Scenario(
             "scout rare term (Tkinter), large vs rg --count",

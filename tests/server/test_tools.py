@@ -104,6 +104,13 @@ ANSWERS: list[tuple[str, dict[str, Any], list[str]]] = [
         {"query": "Connect", "file": "src/net/pool.py", "ignore_case": True, "type": ["py"]},
         ["show", "-i", "--type", "py", "Connect", "src/net/pool.py"],
     ),
+    # D52: def is --def, read from the first root (the parse reads where rg searched).
+    ("scout", {"query": "connect", "def": True}, ["scout", "--def", "connect"]),
+    (
+        "show",
+        {"query": "take", "file": "src/net/pool.py", "def": True},
+        ["show", "--def", "take", "src/net/pool.py"],
+    ),
 ]
 
 
