@@ -139,7 +139,11 @@ async def _serve(server: Server[Any]) -> None:
         # here (`asrch.server.wire`), not dropped by the SDK's reader.
         # A second descriptor of stdout, watched for the client going away once stdin
         # has ended (the SDK points fd 1 elsewhere while it serves).
-        lines = CheckedLines(StdinLines(), watch=_stdout_watch())
+        lines = CheckedLines(
+            StdinLines(),
+            watch=_stdout_watch(),
+            serves=lambda method: server.get_request_handler(method) is not None,
+        )
         stdin = cast("anyio.AsyncFile[str]", lines)
         try:
             async with stdio_server(stdin=stdin) as (read_stream, write_stream):
