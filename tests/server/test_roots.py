@@ -240,3 +240,61 @@ def test_without_roots_the_working_directory_is_the_root(
 ) -> None:
     monkeypatch.chdir(layout["root"] / "src")
     assert Roots.of([]).real == (os.path.realpath(layout["root"] / "src"),)
+
+
+# Issue 39, item 9: a `.` or `..` read as the system reads it. Before, `os.path.realpath`
+# took `src/net/pool.py/..` by its spelling, as `src/net`, and searched it; the command
+# line (the system) says "Not a directory".
+AS_THE_SYSTEM_READS: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("scout", {"query": "connect", "path": "src/net/pool.py/.."}, ["scout", "connect"]),
+    ("scout", {"query": "connect", "path": "src/net/pool.py/."}, ["scout", "connect"]),
+    ("scout", {"query": "connect", "path": "src/net/pool.py/../client.py"}, ["scout", "connect"]),
+    ("scout", {"query": "connect", "path": "src/nowhere/../net"}, ["scout", "connect"]),
+    (
+        "survey",
+        {"terms": ["connect"], "paths": ["src/nowhere/.."]},
+        ["survey", "--term", "connect"],
+    ),
+    ("sample", {"query": "connect", "file": "src/net/pool.py/../client.py"}, ["sample", "connect"]),
+    ("show", {"query": "connect", "file": "src/nowhere/../net/client.py"}, ["show", "connect"]),
+    ("show", {"file": "src/net/client.py/.", "line": 1}, ["show", "--line", "1"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argv"),
+    AS_THE_SYSTEM_READS,
+    ids=[
+        str(next(v for k, v in a[1].items() if k in ("path", "paths", "file")))
+        for a in AS_THE_SYSTEM_READS
+    ],
+)
+def test_a_dot_after_a_file_or_a_missing_directory_is_the_systems_error(
+    layout: dict[str, Path], tool: str, arguments: dict[str, Any], argv: list[str]
+) -> None:
+    result = call_tool(build_server([str(layout["root"])]), tool, arguments)
+    assert result.is_error is True
+    (path,) = [v for k, v in arguments.items() if k in ("path", "paths", "file")]
+    paths = path if isinstance(path, list) else [path]
+    done = run_cli(layout["root"], *argv, *paths)
+    assert done.status == 2
+    assert text_of(result) == tool_text(done.err)
+
+
+def test_the_spec_s_examples_of_a_dot_read_as_the_system_reads_it(corpus: Path) -> None:
+    server = build_server([str(corpus)])
+    pool = call_tool(server, "scout", {"query": "connect", "path": "src/net/pool.py/.."})
+    assert text_of(pool) == "error: cannot read src/net/pool.py/..: Not a directory\n"
+    nowhere = call_tool(server, "scout", {"query": "connect", "path": "src/nowhere/../net"})
+    assert text_of(nowhere) == "error: path src/nowhere/../net does not exist\n"
+    # Where the system goes the same way, the path is searched as before.
+    inside = call_tool(server, "scout", {"query": "connect", "path": "src/net/../net/."})
+    assert text_of(inside) == tool_text(run_cli(corpus, "scout", "connect", "src/net").out)
+
+
+def test_a_dot_never_leads_out_of_the_roots(layout: dict[str, Path]) -> None:
+    server = build_server([str(layout["root"])])
+    for path in ("src/net/pool.py/../../../..", "src/nowhere/../../..", "out_file.py/.."):
+        result = call_tool(server, "scout", {"query": SECRET, "path": path})
+        assert result.is_error is True
+        assert SECRET not in text_of(result)

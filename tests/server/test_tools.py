@@ -203,6 +203,9 @@ INPUT_ERRORS: list[tuple[str, dict[str, Any], list[str]]] = [
         {"query": "x", "file": "README.md", "line": 0},
         ["show", "x", "README.md", "--line", "0"],
     ),
+    # Issue 39, item 10: the tool's `file`, not the command line's FILE.
+    ("sample", {"query": "hit", "file": ""}, ["sample", "hit", ""]),
+    ("show", {"query": "x", "file": ""}, ["show", "x", ""]),
     ("scout", {"query": "x", "type": ["pyhton"]}, ["scout", "--type", "pyhton", "x"]),
     ("scout", {"query": "x", "glob": ["[a"]}, ["scout", "--glob", "[a", "x"]),
     (
@@ -253,6 +256,8 @@ TOOL_WORDS = {
     "sample hit samples/clusters.txt --page 0": (
         "error: page 0 is out of range; allowed: 1 or more\n"
     ),
+    "sample hit ": "error: empty file; give one regular file\n",
+    "show x ": "error: empty file; give one regular file\n",
     "show x README.md --context 6": "error: context 6 is out of range; allowed: 0-5\n",
     "show x README.md --line 9999": (
         "error: line 9999 is out of range; allowed: 1-4 (the last line of README.md)\n"

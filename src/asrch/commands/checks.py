@@ -8,6 +8,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.ports import Entry, PathStatus, Searcher
 from asrch.domain.query import Query
 from asrch.domain.text_safety import quote
+from asrch.domain.words import arg
 
 
 def _unreadable(path: str, status: PathStatus) -> InputError:
@@ -49,7 +50,7 @@ def require_file(searcher: Searcher, path: str) -> None:
     _require(
         searcher,
         path,
-        "empty FILE; give one regular file",
+        f"empty {arg('file')}; give one regular file",
         {
             Entry.MISSING: "file {path} does not exist",
             Entry.DIRECTORY: (

@@ -1,8 +1,9 @@
 """The directories a server may search, and the check that keeps every path inside them.
 
 A path is resolved as rg, started in the first root, would open it: relative to the
-first root, every symlink on the way followed, `..` taken after the link it follows (as
-the system does). Where it lands must be one of the roots or below one. rg never follows
+first root, every symlink on the way followed, `..` taken after the link it follows, and
+a `..` or `.` after a file or a missing directory the system's error (as the system
+does). Where it lands must be one of the roots or below one. rg never follows
 a symlink it meets while walking a directory (D21), so a link *inside* a searched
 directory that leads out is not searched, and needs no check.
 """
@@ -68,6 +69,9 @@ class Roots:
             # where it lands as unknown; the pin below says what it is now, or fails.
             landed = os.path.normpath(joined)
         if any(_within(landed, root) for root in self.real):
+            refused = _system_refusal(path, joined, what)
+            if refused is not None:
+                raise refused
             if ".." not in path.split("/") and landed == os.path.normpath(joined):
                 given = path
             elif os.path.isabs(path) or not _within(landed, self.first):
@@ -82,6 +86,21 @@ class Roots:
             f"{what} {quote(path)} is outside the server's roots ({listed}); "
             "give a path inside one (relative paths start at the first)"
         )
+
+
+def _system_refusal(path: str, joined: str, what: str) -> InputError | None:
+    """The command line's error where `realpath` takes a `.` or `..` by its spelling and
+    the system does not (issue 39, item 9): after a file, `..` is not its directory but
+    ENOTDIR (`src/a.py/..`); after a missing directory, the path is missing."""
+    if not any(part in (".", "..") for part in path.split("/")):
+        return None
+    try:
+        os.stat(joined)
+    except FileNotFoundError:
+        return InputError(f"{what} {quote(path)} does not exist")
+    except OSError as exc:
+        return InputError(f"cannot read {quote(path)}: {exc.strerror or exc}")
+    return None
 
 
 def refuse_nul(value: str, what: str) -> None:
