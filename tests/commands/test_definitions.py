@@ -2,6 +2,9 @@
 parsed, what is counted and kept, what is said. Which lines a real parse names is
 tests/engine/test_definitions.py's."""
 
+import pytest
+
+from asrch.commands import scout
 from asrch.commands.scout import run_scout
 from asrch.commands.show import run_show
 from asrch.domain.definitions import NameLines, Unjudged
@@ -118,3 +121,18 @@ def test_uncertain_lines_are_counted_apart_never_kept() -> None:
     report = run_scout(engine, "retry", "a.py", FIXED, definitions=True, scopes=scopes)
     assert report.matches == 1
     assert DefinitionsNotice(2, 1, (Unjudged("uncertain", 1, 1),)) in report.notices
+
+
+def test_files_past_the_limit_are_not_read_and_are_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(scout, "DEF_FILES_MAX", 1)
+    scopes = _scopes()
+    engine = FakeSearcher(files=FILES)
+    report = run_scout(engine, "retry", "src", FIXED, definitions=True, scopes=scopes)
+    # Path order: src/notes.txt first (read: no grammar), then the 2 others unread.
+    assert [file for file, lines in scopes.asked if lines[:1] == [0]] == ["src/notes.txt"]
+    note = DefinitionsNotice(5, 0, (Unjudged("no_grammar", 1, 1), Unjudged("file_limit", 2, 4)))
+    assert report.notices == (note,)
+    assert notice_text(note) == (
+        "5 matching lines in 3 files not counted: not parsed (no grammar 1, past the first "
+        "500 files 2)"
+    )

@@ -6,7 +6,7 @@ from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
 from asrch.domain.idle_filters import idle_filters, one_zero_note, zero_cause
-from asrch.domain.limits import SCAN_CAP, SCOUT_LIST_MAX
+from asrch.domain.limits import DEF_FILES_MAX, SCAN_CAP, SCOUT_LIST_MAX
 from asrch.domain.lines import SourceLine
 from asrch.domain.notices import DefinitionsNotice, IdleFilterNotice, NoMatchNotice, Notice
 from asrch.domain.ports import Entry, Scopes, Searcher
@@ -79,13 +79,13 @@ def run_scout(
 def _definitions(searcher: Searcher, scopes: Scopes, query: Query, tally: Tally) -> Judged:
     """D52: the matching lines of every file that matched (one search, as D32's listing),
     kept where a definition's name stands. A capped count's last file keeps only the
-    lines it counted."""
-    counted = {f.path: f.matches for f in tally.files}
+    lines it counted; the files past the first `DEF_FILES_MAX` are not read."""
+    counted = {f.path: f.matches for f in tally.files[:DEF_FILES_MAX]}
+    unread = [f.matches for f in tally.files[DEF_FILES_MAX:]]
     lines_of = searcher.matching_lines(query, list(counted), keep=SCAN_CAP)
     lines_of = {file: lines[: counted[file]] for file, lines in lines_of.items()}
-    return keep_definitions(
-        lines_of, {file: scopes.names(file, lines_of[file]) for file in lines_of}
-    )
+    found = {file: scopes.names(file, lines_of[file]) for file in lines_of}
+    return keep_definitions(lines_of, found, unread)
 
 
 def _with_definitions(

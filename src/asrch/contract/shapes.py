@@ -240,10 +240,11 @@ class NotParsed(TypedDict):
     """D52: matching lines `--def` could not judge, for one reason."""
 
     reason: Annotated[
-        Literal["no_grammar", "too_large", "failed", "unreadable", "uncertain"],
+        Literal["no_grammar", "too_large", "failed", "unreadable", "uncertain", "file_limit"],
         Doc(
             "No grammar for the file's extension; over 1 MB; the parse passed its work or "
-            "time bound; unreadable, or changed since rg read it; parse errors around the line."
+            "time bound; unreadable, or changed since rg read it; parse errors around the "
+            "line; past the first 500 files that matched (in path order), not read."
         ),
     ]
     files: Count

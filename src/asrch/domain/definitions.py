@@ -11,12 +11,19 @@ from typing import Literal, NamedTuple
 
 from asrch.domain.lines import SourceLine
 
-NotParsed = Literal["no_grammar", "too_large", "failed", "unreadable", "uncertain"]
+NotParsed = Literal["no_grammar", "too_large", "failed", "unreadable", "uncertain", "file_limit"]
 """Why a file's (or a line's) matches were not judged: no grammar for its extension, over
 the parse's size bound, the parse passed its work or time bound, the file could not be
 read (or changed since rg read it), the line lies where the parse could not read the file
-(an error in it)."""
-REASONS: tuple[NotParsed, ...] = ("no_grammar", "too_large", "failed", "unreadable", "uncertain")
+(an error in it), the file is past the first `DEF_FILES_MAX` that matched (not read)."""
+REASONS: tuple[NotParsed, ...] = (
+    "no_grammar",
+    "too_large",
+    "failed",
+    "unreadable",
+    "uncertain",
+    "file_limit",
+)
 
 
 class NameLines(NamedTuple):
@@ -71,14 +78,17 @@ class DefinitionCount(NamedTuple):
 def keep_definitions(
     lines_of: Mapping[str, Sequence[SourceLine]],
     found: Mapping[str, NameLines | NotParsed],
+    unread: Sequence[int] = (),
 ) -> Judged:
     """The matching lines of each file that name a definition (`found[file]`), and the
     count of those not judged: a file not parsed counts all its lines, a parsed one its
-    uncertain lines (a file counts once per reason)."""
+    uncertain lines (a file counts once per reason). `unread`: the matching lines of
+    each file past `DEF_FILES_MAX`, neither read nor parsed."""
     kept: dict[str, tuple[SourceLine, ...]] = {}
     files = dict.fromkeys(REASONS, 0)
     lines = dict.fromkeys(REASONS, 0)
-    total = 0
+    files["file_limit"], lines["file_limit"] = len(unread), sum(unread)
+    total = sum(unread)
     for file, matches in lines_of.items():
         total += len(matches)
         verdict = found[file]

@@ -4,7 +4,7 @@ by reference (`asrch.domain.words`) for the surface to spell (D49)."""
 from collections.abc import Sequence
 
 from asrch.domain.boundaries import word_part
-from asrch.domain.limits import SCOPE_MAX_BYTES, SHOW_MAX_MATCHES
+from asrch.domain.limits import DEF_FILES_MAX, SCOPE_MAX_BYTES, SHOW_MAX_MATCHES
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BinaryNotice,
@@ -293,6 +293,7 @@ _NOT_PARSED = {
     "failed": "over the parse's bounds",
     "unreadable": "unreadable or changed",
     "uncertain": "parse errors",
+    "file_limit": f"past the first {DEF_FILES_MAX} files",
 }
 """D52: why matching lines were not judged, in a few words each (`NotParsed`)."""
 
