@@ -21,7 +21,16 @@ most 2x the `.txt` answer on both, or no scope lines (the bound hit, `N=(unknown
 - `operands`: 1,200 operands in one expression with one error (error recovery);
 - `brackets`: 1,000 nested brackets, an error in each.
 
-    python -m bench.scopes [--repeat N]
+A third table (issue 39, item 1): `show` and `scout` on a function whose `#if`/`#else`
+branches each open a block, nested N deep (`nested_if`: N from 1,000 to 39,998, 25 KB to
+1 MB), each against the same bytes as `.txt` in the same run, interleaved: wall and CPU
+medians and their ratios; goal at most 2x the `.txt` answer at every size (the scope
+line, certain or `(unknown)`, is what the `.c` answer adds). Before the walk went by
+iteration, N=10,000 crashed (SIGSEGV) and N=4,000 took 10 s. A last row, for reference:
+`show` on ordinary C of the largest size (`generated_c`, a top-level `int needle;` in
+its middle): what tree-sitter's parse alone costs at that size.
+
+    python -m bench.scopes [--repeat N] [--hostile-only | --nested-if-only]
 """
 
 import argparse
@@ -42,12 +51,12 @@ TARGET = 150_000
 GOAL_MS = 30.0
 
 
-def generated_c(path: Path) -> None:
+def generated_c(path: Path, target: int = TARGET) -> None:
     parts = ["#include <stdio.h>\n\nstatic const int table[] = {\n"]
     parts += [f"  {i}, {i * 2}, {i * 3},\n" for i in range(200)]
     parts.append("};\n\n")
     n = 0
-    while sum(map(len, parts)) < TARGET:
+    while sum(map(len, parts)) < target:
         parts.append(
             f"struct record_{n} {{\n  int id;\n  const char *name;\n}};\n\n"
             f"static int\nhandle_{n}(struct record_{n} *r, int flags)\n{{\n"
@@ -116,6 +125,78 @@ def hostile(repeat: int) -> None:
             )
 
 
+NESTED_IF_SIZES = (1_000, 4_000, 10_000, 20_000, 39_998)
+NESTED_IF_GOAL = 2.0
+
+
+def nested_if(depth: int) -> str:
+    """A function whose `#if`/`#else` branches each open a block, `depth` deep (issue 39)."""
+    return (
+        "int f(void) {\n"
+        + "#if A\n{\n#else\n{\n#endif\n" * depth
+        + ("int needle;\n" + "}\n" * depth + "}\n")
+    )
+
+
+def nested_ifs(repeat: int) -> None:
+    print(
+        f"{'nested #if blocks (N deep)':<30}{'.c ms':>8}{'.txt ms':>9}{'x':>6}"
+        f"{'.c CPU':>8}{'.txt CPU':>9}{'x':>6}  scope"
+    )
+    worst = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for depth in NESTED_IF_SIZES:
+            text = nested_if(depth)
+            for ext in ("c", "txt"):
+                (root / f"d{depth}.{ext}").write_text(text)
+            for command in ("show", "scout"):
+                runs: dict[str, list[tuple[float, float]]] = {"c": [], "txt": []}
+                for _ in range(repeat):
+                    for ext, done in runs.items():
+                        done.append(_run([*ASRCH, command, "needle", f"d{depth}.{ext}"], root))
+                wall = {e: statistics.median(r[0] for r in rs) for e, rs in runs.items()}
+                cpu = {e: statistics.median(r[1] for r in rs) for e, rs in runs.items()}
+                out = subprocess.run(
+                    [*ASRCH, command, "needle", f"d{depth}.c"],
+                    cwd=root,
+                    capture_output=True,
+                    check=True,
+                ).stdout
+                said = re.search(rb"^[0-9]+=(.*)$", out, re.M)
+                ratio = (wall["c"] / wall["txt"], cpu["c"] / cpu["txt"])
+                worst = max(worst, *ratio)
+                print(
+                    f"{f'{command} N={depth} ({len(text) // 1000} KB)':<30}"
+                    f"{wall['c']:>8.0f}{wall['txt']:>9.0f}{ratio[0]:>6.2f}"
+                    f"{cpu['c']:>8.0f}{cpu['txt']:>9.0f}{ratio[1]:>6.2f}"
+                    f"  {said.group(1).decode() if said else 'none'}"
+                )
+        ordinary = root / "ordinary.c"
+        generated_c(ordinary, len(nested_if(NESTED_IF_SIZES[-1])) - 1_000)
+        data = ordinary.read_bytes()
+        middle = data.index(b"\nstatic int\nhandle_", len(data) // 2) + 1
+        ordinary.write_bytes(data[:middle] + b"int needle;\n" + data[middle:])
+        shutil.copyfile(ordinary, root / "ordinary.txt")
+        pair: dict[str, list[tuple[float, float]]] = {"c": [], "txt": []}
+        for _ in range(repeat):
+            for ext, done in pair.items():
+                done.append(_run([*ASRCH, "show", "needle", f"ordinary.{ext}"], root))
+        wall = {e: statistics.median(r[0] for r in rs) for e, rs in pair.items()}
+        cpu = {e: statistics.median(r[1] for r in rs) for e, rs in pair.items()}
+        size = ordinary.stat().st_size // 1000
+        print(
+            f"{f'reference: ordinary C ({size} KB)':<30}"
+            f"{wall['c']:>8.0f}{wall['txt']:>9.0f}{wall['c'] / wall['txt']:>6.2f}"
+            f"{cpu['c']:>8.0f}{cpu['txt']:>9.0f}{cpu['c'] / cpu['txt']:>6.2f}  (placed)"
+        )
+    verdict = "yes" if worst <= NESTED_IF_GOAL else "NO"
+    print(
+        f"goal: at most {NESTED_IF_GOAL:.0f}x the .txt answer at every N: {verdict} "
+        f"(worst {worst:.2f}x, load {os.getloadavg()[0]:.1f})"
+    )
+
+
 def _run(argv: list[str], cwd: Path) -> tuple[float, float]:
     """Wall and CPU milliseconds of one whole process (CPU: user + system, its children's
     included)."""
@@ -132,9 +213,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--hostile-only", action="store_true")
+    parser.add_argument("--nested-if-only", action="store_true")
     args = parser.parse_args()
-    hostile(max(3, args.repeat // 3))
-    if not args.hostile_only:
+    if not args.nested_if_only:
+        hostile(max(3, args.repeat // 3))
+    nested_ifs(max(3, args.repeat // 3))
+    if not (args.hostile_only or args.nested_if_only):
         one_file(args.repeat)
 
 

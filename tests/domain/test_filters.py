@@ -61,6 +61,16 @@ def test_an_exclude_drops_a_file_it_matches_or_one_under_a_directory_it_matches(
     assert not keeps("a/b/c.log.d/x", "!*.log.d")
 
 
+def test_a_directory_exclude_reads_a_path_1500_directories_deep() -> None:
+    # Each directory's verdict comes from the one above it: found by a loop (issue 39,
+    # item 1's class: a recursion as deep as the input), not past Python's 1,000 frames.
+    deep = "/".join(["a"] * 1500)
+    keeper = make_filters((), ("!b/",), TYPES).keeper(".")
+    assert keeper(f"./{deep}/f.txt")
+    assert not make_filters((), ("!a/",), TYPES).keeper(".")(f"./{deep}/f.txt")
+    assert not make_filters((), ("!a/a/",), TYPES).keeper(".")(f"./{deep}/b/f.txt")
+
+
 def test_excludes_win_whatever_the_order_and_every_filter_must_keep_the_file() -> None:
     assert not keeps("t/a.py", "!t/**", "*.py")
     assert not keeps("t/a.py", "*.py", "!t/**")

@@ -4,18 +4,21 @@ rg's read and the parse. The answer is the `.txt` answer plus correct scope line
 none: never a traceback, a hang, or a definition that does not enclose the hit."""
 
 import json
+import math
 import os
 import stat
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
+import anyio
 import pytest
 
-from asrch.domain.lines import SourceLine
+from asrch.domain.lines import Scope, SourceLine
 from asrch.engine.binary import resolve_rg
-from asrch.engine.scopes import TreeSitterScopes
+from asrch.engine.scopes import Grammar, TreeSitterScopes
 from tests.support.cli import run_asrch
 from tests.support.source_lines import file_lines
 
@@ -146,6 +149,116 @@ def test_first_parses_at_once_in_one_process_load_each_grammar_once(tmp_path: Pa
         [sys.executable, "-c", program], cwd=root, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
+
+
+# --- blocks nested deep in `#if` branches (issue 39, item 1) -----------------------------
+
+
+def _nested_if(depth: int) -> str:
+    """Each `#if`/`#else` branch opens a block: tree-sitter's recovery nests hidden nodes
+    `depth` deep, and `Node.parent` recursed through them in C (SIGSEGV at 10,000)."""
+    return (
+        "int f(void) {\n"
+        + "#if A\n{\n#else\n{\n#endif\n" * depth
+        + "int needle;\n"
+        + "}\n" * depth
+        + "}\n"
+    )
+
+
+@pytest.mark.parametrize("command", ["show", "scout"])
+def test_blocks_nested_deep_in_if_branches_answer_with_no_scope(
+    tmp_path: Path, command: str
+) -> None:
+    # A process of its own (`cold`): the crash it guards against kills the interpreter.
+    (tmp_path / "d.c").write_text(_nested_if(10_000))
+    line = 5 * 10_000 + 2
+    done = run_asrch([command, "needle", "d.c"], cwd=tmp_path, cold=True)
+    assert done.status == 0, done
+    assert f"{line}=(unknown)\n{line}:int needle;\n" in done.out, done.out
+    argv = ["show", "--format", "json", "needle", "d.c", "--context", "0"]
+    shown = run_asrch(argv, cwd=tmp_path, cold=True)
+    assert shown.status == 0, shown
+    (snippet,) = json.loads(shown.out)["snippets"]
+    assert [(x["line"], x["scope"], x["scope_known"]) for x in snippet["lines"]] == [
+        (line, [], False)
+    ]
+
+
+def test_the_innermost_definition_of_a_line_nested_deep_in_if_branches_is_unknown(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "d.c").write_text(_nested_if(10_000))
+    program = (
+        "from asrch.engine.scopes import TreeSitterScopes\n"
+        f"print(TreeSitterScopes(cwd={str(tmp_path)!r}).around('d.c', {5 * 10_000 + 2}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, "uncertain\n"), done.stderr
+
+
+def test_an_mcp_scout_over_blocks_nested_deep_leaves_the_server_answering(
+    tmp_path: Path,
+) -> None:
+    from mcp import Client, StdioServerParameters
+
+    (tmp_path / "d.c").write_text(_nested_if(10_000))
+    (tmp_path / "a.py").write_text("def f():\n    return needle\n")
+    asrch = Path(sys.executable).parent / "asrch"
+    # This process's environment whole (the SDK passes a few variables only by default).
+    server = StdioServerParameters(
+        command=str(asrch), args=["mcp"], cwd=str(tmp_path), env=dict(os.environ)
+    )
+    texts: list[str] = []
+
+    async def run() -> None:
+        async with Client(server) as client:
+            for path in ("d.c", "a.py"):
+                result = await client.call_tool("scout", {"query": "needle", "path": path})
+                assert result.is_error is False
+                block = result.content[0]
+                assert block.type == "text"
+                texts.append(block.text)
+
+    anyio.run(run)
+    assert "50002=(unknown)\n50002:int needle;" in texts[0]
+    assert "1=def f():\n2:    return needle" in texts[1]
+
+
+def test_the_walk_stops_at_its_deadline_and_leaves_every_line_listed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The parses and walks of one file end by one deadline on this thread's CPU clock
+    # (`file_deadline`, read once per `_CLOCK_EVERY` visits): past it, the lines left get
+    # no scope; none is dropped.
+    from asrch.engine.scopes import parse, reader
+
+    budget = parse.Budget(10**9, deadline=time.thread_time() - 1)
+    with pytest.raises(parse.OverBudgetError):
+        for _ in range(parse._CLOCK_EVERY):
+            budget.spend()
+    path = tmp_path / "a.c"
+    depth = 2 * parse._CLOCK_EVERY  # a path that long: the clock is read on the way down
+    path.write_text(
+        "int g(void) {\n  return X;\n}\nint f(void) {\n"
+        + "{\n" * depth
+        + "X;\n"
+        + "}\n" * depth
+        + "}\n"
+    )
+    asked = file_lines(path, [2, 5 + depth])
+    assert all(TreeSitterScopes(cwd=str(tmp_path)).of("a.c", asked).scopes.values())
+    whole = parse.parse  # the parse itself is let through: this is about the walk
+
+    def parsed(grammar: Grammar, data: bytes, _: float, within: object = None) -> object:
+        return whole(grammar, data, math.inf)
+
+    monkeypatch.setattr(reader, "parse", parsed)
+    monkeypatch.setattr(reader, "file_deadline", lambda _: time.thread_time() - 1)
+    found = TreeSitterScopes(cwd=str(tmp_path)).of("a.c", asked).scopes
+    assert found == {2: (Scope(1, b"int g(void) {"),), 5 + depth: None}
 
 
 # --- the file edited between rg's read and the parse -------------------------------------

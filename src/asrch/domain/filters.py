@@ -280,14 +280,17 @@ class Filters(NamedTuple):
 
         def excluded_dir(directory: str) -> bool:
             """Whether `directory` (below the target) or one above it (still below the
-            target) is excluded."""
+            target) is excluded. Up to the nearest directory with a verdict, then down
+            again: a loop, not a recursion (a tree 1,500 directories deep is one)."""
+            unknown: list[str] = []
             known = verdicts.get(directory)
-            if known is None:
-                parent = directory.rpartition("/")[0]
-                known = (len(parent) > len(base) and excluded_dir(parent)) or bool(
-                    dirs_out and dirs_out.test(directory)
-                )
-                verdicts[directory] = known
+            while known is None:
+                unknown.append(directory)
+                directory = directory.rpartition("/")[0]
+                known = verdicts.get(directory) if len(directory) > len(base) else False
+            for below in reversed(unknown):
+                known = known or bool(dirs_out and dirs_out.test(below))
+                verdicts[below] = known
             return known
 
         def keeps(path: str) -> bool:

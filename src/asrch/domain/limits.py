@@ -64,8 +64,11 @@ tokio, lnav and the stdlib), a 960 KB C initializer of 480,000 elements 0.04, an
 cost 1 s and 140 MB (issue 31); stopped, about 40 KB of it is parsed."""
 
 SCOPE_PARSE_SECONDS = 0.25
-"""The parse's CPU time at most (error recovery can spend it on a few KB: 1,200 operands
-and one error); past it, no scope lines for the file."""
+SCOPE_LINE_SECONDS = 0.001
+"""A file's parses and walks together, CPU time at most: `SCOPE_PARSE_SECONDS` (error
+recovery can spend it on a few KB: 1,200 operands and one error), and
+`SCOPE_LINE_SECONDS` per line asked about (the walk to a line of ordinary code takes
+about 0.05 ms); past it, no scope lines for the file's lines not yet placed."""
 
 DEF_FILES_MAX = 500
 """`--def` (D52) parses the first 500 files that matched (in path order) at most: about 3

@@ -145,15 +145,15 @@ class FirstBranches:
     `#ifndef` around a whole file, each branch opening its own header), where nothing
     would be placed. A line is placed there only if it is `_readable`, the walk on that
     parse is certain and names a definition, and each definition around it is
-    `_within_one_branch`. Parsed once per file, when first needed, within the bounds of
-    a parse, and a node budget of its own (`SCOPE_NODE_VISITS`, each group looked at
-    counting as 1 visit): past it, no more lines are placed this way, and the walk on
+    `_within_one_branch`. Parsed once per file, when first needed, by the file's
+    `deadline`, with a node budget of its own (`SCOPE_NODE_VISITS`, each group looked at
+    counting as 1 visit): past either, no more lines are placed this way, and the walk on
     the file as written goes on with its own."""
 
-    def __init__(self, grammar: Grammar, data: bytes) -> None:
+    def __init__(self, grammar: Grammar, data: bytes, deadline: float) -> None:
         self._grammar = grammar
         self._data = data
-        self._budget = Budget(SCOPE_NODE_VISITS)
+        self._budget = Budget(SCOPE_NODE_VISITS, deadline)
         self._ready = False
         self._tree: Tree | None = None
         self._groups = _Groups([])
@@ -167,7 +167,7 @@ class FirstBranches:
             read = _first_branches(self._data) if b"#" in self._data else None
             if read is not None and read[1]:
                 self._blanked, self._groups = read[0], _Groups(read[1])
-                self._tree = parse(self._grammar, self._blanked)
+                self._tree = parse(self._grammar, self._blanked, self._budget.deadline)
                 self._verdicts = Verdicts(self._budget, self._grammar)
                 self._verdicts.data = self._blanked
         if self._tree is None or self._verdicts is None:

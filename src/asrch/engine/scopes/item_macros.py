@@ -31,18 +31,18 @@ def macro_items(macro: Node, grammar: Grammar, data: bytes, budget: Budget) -> l
     trees: list[Tree] = []
     if body is not None and body.type == "token_tree" and braced(body):
         budget.spend(body.descendant_count)
-        whole = _as_items(body, grammar, data)
+        whole = _as_items(body, grammar, data, budget)
         if whole is not None:
             trees.append(whole)
         else:
             for block in body.named_children:
                 if block.type == "token_tree" and braced(block):
-                    part = _as_items(block, grammar, data)
+                    part = _as_items(block, grammar, data, budget)
                     if part is not None:
                         trees.append(part)
     return trees
 
 
-def _as_items(block: Node, grammar: Grammar, data: bytes) -> Tree | None:
-    tree = parse(grammar, data, (block.start_byte + 1, block.end_byte - 1))
+def _as_items(block: Node, grammar: Grammar, data: bytes, budget: Budget) -> Tree | None:
+    tree = parse(grammar, data, budget.deadline, (block.start_byte + 1, block.end_byte - 1))
     return None if tree is None or tree.root_node.has_error else tree

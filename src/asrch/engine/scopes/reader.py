@@ -14,20 +14,18 @@ from asrch.engine.decoding import as_rg_reads
 from asrch.engine.scopes.astray import astray_from
 from asrch.engine.scopes.first_branches import FirstBranches
 from asrch.engine.scopes.grammars import grammar_of
-from asrch.engine.scopes.parse import Budget, OverBudgetError, parse
+from asrch.engine.scopes.parse import Budget, OverBudgetError, file_deadline, parse
 from asrch.engine.scopes.verdicts import Verdicts
-from asrch.engine.scopes.walk import header_row, placed
+from asrch.engine.scopes.walk import Walk, header_row, placed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-
-    from tree_sitter import Node
 
     from asrch.domain.definitions import NameLines, NotParsed
     from asrch.engine.scopes.grammars import Grammar
 
 
-def _heads(definitions: list[Node], row: int, start: int, text: bytes) -> bool:
+def _heads(walk: Walk, row: int, start: int, text: bytes) -> bool:
     """The line `text`, which begins at `start`, begins (after its indentation) with the header of
     a definition around its target named on `row`, the outermost such: its first byte that
     is not blank is where the definition starts (`def f(`, `func New(`), or a node around
@@ -35,15 +33,15 @@ def _heads(definitions: list[Node], row: int, start: int, text: bytes) -> bool:
     (`name(void)` under its return type). Not a header after other text on its line
     (`} int f(void) {`): that line may read as inside the definition printed last (D48).
     How far it is indented is the reader's to judge (render/snippets.py)."""
-    own = next((d for d in definitions if header_row(d) == row), None)
+    own = next((d for d in walk.definitions if header_row(d) == row), None)
     if own is None:
         return False
     first = start + len(text) - len(text.lstrip())
-    around = own
-    while around.parent is not None and around.start_byte >= first:  # the file's root: no
+    for around in walk.ancestors(own):  # its tree's root left out
+        if around.start_byte < first:
+            break
         if around.start_byte == first:
             return True
-        around = around.parent
     return own.start_byte < start
 
 
@@ -54,8 +52,8 @@ def _line_starts(data: bytes) -> list[int]:
     return [total + row for row, total in enumerate(before)][:-1]
 
 
-def _verdicts(grammar: Grammar, data: bytes) -> Verdicts:
-    verdicts = Verdicts(Budget(SCOPE_NODE_VISITS), grammar)
+def _verdicts(grammar: Grammar, data: bytes, deadline: float) -> Verdicts:
+    verdicts = Verdicts(Budget(SCOPE_NODE_VISITS, deadline), grammar)
     verdicts.data = data
     return verdicts
 
@@ -70,17 +68,18 @@ def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced
         return "none"
     start = starts[line - 1]
     text = data[start : starts[line] if line < len(starts) else len(data)]
-    tree = parse(grammar, data)
+    deadline = file_deadline(1)
+    tree = parse(grammar, data, deadline)
     if tree is None:
         return "uncertain"
     if start >= astray_from(grammar, tree, data):
         return "uncertain"
     target = start + _target(SourceLine(line, text, False), text)
-    verdicts = _verdicts(grammar, data)
+    verdicts = _verdicts(grammar, data, deadline)
     try:
         walk = placed(tree.root_node, target, grammar, verdicts)
         if walk.uncertain and grammar.annotations:
-            walk = FirstBranches(grammar, data).walk(target) or walk
+            walk = FirstBranches(grammar, data, deadline).walk(target) or walk
     except OverBudgetError:
         return "uncertain"
     if walk.uncertain:
@@ -88,8 +87,9 @@ def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced
     if not walk.definitions:
         return "none"
     node = walk.definitions[-1]
-    if node.parent is not None and node.parent.type == "decorated_definition":
-        node = node.parent
+    parent = walk.parent(node)
+    if parent is not None and parent.type == "decorated_definition":
+        node = parent
     first, (last, column) = node.start_point[0], node.end_point
     if column == 0 and last > first:  # ends with its line's newline
         last -= 1
@@ -127,12 +127,13 @@ class TreeSitterScopes:
         data = self._read(file)
         if data is None:
             return unknown
-        tree = parse(grammar, data)
+        deadline = file_deadline(len(lines))  # the parses and walks of this file, together
+        tree = parse(grammar, data, deadline)
         if tree is None:
             return unknown
         starts = _line_starts(data)
-        verdicts = _verdicts(grammar, data)
-        second = FirstBranches(grammar, data)
+        verdicts = _verdicts(grammar, data, deadline)
+        second = FirstBranches(grammar, data, deadline)
         astray = astray_from(grammar, tree, data)
         out = dict(unknown.scopes)
         heads: set[int] = set()
@@ -163,7 +164,7 @@ class TreeSitterScopes:
                     continue
                 scopes.append(Scope(line=header + 1, text=_line_text(data, starts, header)))
             out[line.number] = tuple(scopes[-SCOPE_DEPTH:])
-            if _heads(walk.definitions, row, start, text):
+            if _heads(walk, row, start, text):
                 heads.add(line.number)
         return Placements(out, frozenset(heads))
 

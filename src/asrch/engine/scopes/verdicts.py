@@ -14,8 +14,14 @@ if TYPE_CHECKING:
     from asrch.engine.scopes.grammars import Grammar
     from asrch.engine.scopes.parse import Budget
 
+Up = tuple["Node | None", "Node | None"]
+"""A node's grandparent and parent (None: none, or not known), as the walk down met them.
+Never `Node.parent` or a sibling: tree-sitter finds those by descending from the root again,
+recursively through hidden nodes, which overflows the C stack on a tree 10,000 `#if`
+blocks deep (issue 39, item 1), and costs the depth at every call."""
 
-def _moves_no_brace(node: Node) -> bool:
+
+def _moves_no_brace(node: Node, up: Up) -> bool:
     """The `;` tree-sitter invents after a call that opens a block: C's loop macros
     (`jv_array_foreach(a, i, x) {`), or the `::` it invents between 2 names in a C++
     declarator, after a macro before the return type (`PUGI__FN xpath_string
@@ -25,24 +31,34 @@ def _moves_no_brace(node: Node) -> bool:
     which is untouched by any."""
     if node.type in _NAMES:
         return True
+    label, statement = up
     if node.type == "::":
-        return node.parent is not None and node.parent.type == "qualified_identifier"
-    statement = node.parent
+        return statement is not None and statement.type == "qualified_identifier"
     if node.type != ";" or statement is None or statement.type != "expression_statement":
         return False
     if statement.named_child_count == 0:
-        label = statement.parent
         return label is not None and label.type == "labeled_statement"
     if statement.named_child_count != 1:
         return False
     call = statement.named_child(0)  # (an index past the end raises, not None)
-    after = statement.next_sibling
+    after = None if label is None else _next_sibling(statement, label)
     return (
         call is not None
         and call.type == "call_expression"
         and after is not None
         and (after.type in _STATEMENTS or after.type.endswith("_statement"))
     )
+
+
+def _next_sibling(node: Node, parent: Node) -> Node | None:
+    """The node after `node` among `parent`'s children, by a cursor from `parent`."""
+    cursor = parent.walk()
+    if cursor.goto_first_child_for_byte(node.start_byte) is None:
+        return None
+    while cursor.node is not None and cursor.node.id != node.id:
+        if not cursor.goto_next_sibling():
+            return None
+    return cursor.node if cursor.goto_next_sibling() else None
 
 
 _NAMES = frozenset({"identifier", "type_identifier", "field_identifier", "namespace_identifier"})
@@ -66,7 +82,7 @@ _BLOCKS = frozenset(
 cut off its block."""
 
 
-def _annotation(node: Node) -> bool:
+def _annotation(node: Node, parent: Node | None) -> bool:
     """An ERROR inside a statement, a header, a parameter or an argument list that holds no
     brace: a macro the grammar did not expect (`struct repository *repo UNUSED)`, `static
     void NORETURN f(void)`, `"%" PRId64`, `list_first_entry(&h, struct x, list)`), a fold
@@ -74,7 +90,6 @@ def _annotation(node: Node) -> bool:
     real token outside it: which block holds which is as parsed (`Grammar.annotations`).
     A brace in a string is none (`FMT_STRING(ANSI_BOLD("{}") " -- {}" MSG)`): in a short
     error, only brace tokens count."""
-    parent = node.parent
     if parent is None or parent.type in _BLOCKS or parent.is_error:
         return False
     text = node.text or b""
@@ -126,28 +141,31 @@ class Verdicts:
                 return root
         return None
 
-    def first_error(self, node: Node, *, strict: bool = False) -> int | None:
+    def first_error(self, node: Node, up: Up, *, strict: bool = False) -> int | None:
         """Where the first error in `node` that may move a brace begins (None: it has
         none): an error node, or a token tree-sitter had to invent. A loop with a cursor,
         not a recursion: 1,000 nested brackets are 2,000 levels of tree. `strict`: in a
         body tree-sitter had to close, not every brace is a real token, so an error with
         none in it may still be where the body should have ended (`END_DUMP` then `int
-        f(void) {`): every error node counts."""
+        f(void) {`): every error node counts. `up`: `node`'s grandparent and parent."""
         if node.is_error or node.is_missing:
-            return None if self.harmless(node, strict=strict) else int(node.start_byte)
+            return None if self.harmless(node, up, strict=strict) else int(node.start_byte)
         if not node.has_error:
             return None
         key = (node.id, strict)
         if key in self._first_error:
             return self._first_error[key]
         found: int | None = None
+        lineage = [up[1], node]  # the cursor's node's ancestors, its parent last
         cursor = node.walk()
         descend = cursor.goto_first_child()
         while descend:
             self.budget.spend()
             child = cursor.node
             assert child is not None
-            if (child.is_error or child.is_missing) and not self.harmless(child, strict=strict):
+            if (child.is_error or child.is_missing) and not self.harmless(
+                child, (lineage[-2], lineage[-1]), strict=strict
+            ):
                 found = int(child.start_byte)
                 break
             if (
@@ -156,48 +174,51 @@ class Verdicts:
                 and not child.is_error
                 and cursor.goto_first_child()
             ):
+                lineage.append(child)
                 continue
             while not cursor.goto_next_sibling():
                 if not cursor.goto_parent():
                     descend = False
                     break
+                lineage.pop()
         self._first_error[key] = found
         return found
 
-    def harmless(self, node: Node, *, strict: bool = False) -> bool:
-        """An error node or invented token that moves no brace."""
+    def harmless(self, node: Node, up: Up, *, strict: bool = False) -> bool:
+        """An error node or invented token that moves no brace (`up`: its grandparent and
+        parent)."""
         if node.is_missing:
-            return _moves_no_brace(node)
+            return _moves_no_brace(node, up)
         if strict or not self.grammar.annotations:
             return False
         key = node.id
         if key not in self._harmless:
-            self._harmless[key] = _annotation(node)
+            self._harmless[key] = _annotation(node, up[1])
         return self._harmless[key]
 
-    def erred(self, node: Node) -> bool:
-        return self.first_error(node) is not None
+    def erred(self, node: Node, up: Up) -> bool:
+        return self.first_error(node, up) is not None
 
-    def broken(self, container: Node) -> bool:
+    def broken(self, container: Node, parent: Node | None) -> bool:
         """An ERROR node with a brace in it, or a MISSING node, among the children:
         tree-sitter's recovery may have cut a definition short here and left its tail as
         siblings (C's `#ifdef` halves of a body), whose closing brace it cannot place. An
         ERROR without a brace (a string pasted from macros, `" " ANSI_RE("(") "..."`)
         cut no body."""
-        if self.broken_at(container) is None:
+        if self.broken_at(container, parent) is None:
             return False
         key = container.id
         if key not in self._cut:
             self.budget.spend(container.child_count)
             self._cut[key] = any(
                 (child.is_missing or b"{" in (text := child.text or b"") or b"}" in text)
-                and not self.harmless(child)
+                and not self.harmless(child, (parent, container))
                 for child in container.children
                 if child.is_error or child.is_missing
             )
         return self._cut[key]
 
-    def erred_before(self, container: Node) -> int | None:
+    def erred_before(self, container: Node, parent: Node | None) -> int | None:
         """Where the first child of `container` that is or holds an error begins: a body
         an error cut short (`#endif` then `else {`, read as a literal whose `}` is missing)
         leaves the rest of itself as siblings, which only look like the top level."""
@@ -208,13 +229,13 @@ class Verdicts:
             found = None
             for child in container.children:
                 self.budget.spend()
-                if child.has_error and self.first_error(child) is not None:
+                if child.has_error and self.first_error(child, (parent, container)) is not None:
                     found = int(child.start_byte)
                     break
             self._erred_before[key] = found
         return self._erred_before[key]
 
-    def broken_at(self, container: Node) -> int | None:
+    def broken_at(self, container: Node, parent: Node | None) -> int | None:
         """Where the first ERROR or MISSING child of `container` begins (`broken`)."""
         if not container.has_error:
             return None
@@ -229,7 +250,7 @@ class Verdicts:
                 if (
                     child is not None
                     and (child.is_error or child.is_missing)
-                    and not self.harmless(child)
+                    and not self.harmless(child, (parent, container))
                 ):
                     found = int(child.start_byte)
                     break

@@ -9,11 +9,13 @@ from asrch.engine.scopes.grammars import ASSIGNMENTS, C_TYPES
 from asrch.engine.scopes.item_macros import MACRO_DEPTH
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from tree_sitter import Node
 
     from asrch.engine.scopes.grammars import Grammar
     from asrch.engine.scopes.parse import Budget
-    from asrch.engine.scopes.verdicts import Verdicts
+    from asrch.engine.scopes.verdicts import Up, Verdicts
 
 
 def header_row(node: Node) -> int:
@@ -37,8 +39,9 @@ def _declarator(node: Node) -> Node | None:
     return inner
 
 
-def last_leaf_missing(node: Node) -> bool:
+def last_leaf_missing(node: Node, budget: Budget) -> bool:
     while node.child_count:
+        budget.spend()
         last = node.child(node.child_count - 1)
         if last is None:
             return False
@@ -48,7 +51,29 @@ def last_leaf_missing(node: Node) -> bool:
 
 class Walk(NamedTuple):
     definitions: list[Node]
+    """The definitions around the target, outermost first (each one is on `path`)."""
     uncertain: bool
+    path: Sequence[Node] = ()
+    """The nodes from the top down to the target: in each tree, from its root's child (an
+    item macro's body is a tree of its own, `item_macros.py`). What `Node.parent` would
+    say, without asking tree-sitter (`verdicts.Up`)."""
+    tops: frozenset[int] = frozenset({0})
+    """The indexes in `path` of the nodes right below a tree's root."""
+
+    def parent(self, node: Node) -> Node | None:
+        """`node`'s parent on the path (None: a tree's root, or off the path)."""
+        for index in range(len(self.path) - 1, -1, -1):
+            if self.path[index].id == node.id:
+                return None if index in self.tops else self.path[index - 1]
+        return None
+
+    def ancestors(self, node: Node) -> list[Node]:
+        """`node` and the nodes above it in its tree, innermost first (its root left out)."""
+        for index in range(len(self.path) - 1, -1, -1):
+            if self.path[index].id == node.id:
+                top = max(t for t in self.tops if t <= index)
+                return list(self.path[top : index + 1])[::-1]
+        return []
 
 
 def _path(root: Node, target: int, budget: Budget) -> list[Node]:
@@ -71,22 +96,32 @@ def placed(root: Node, target: int, grammar: Grammar, verdicts: Verdicts) -> Wal
     walk = _walk(root, target, grammar, verdicts)
     if not walk.uncertain or not grammar.misread_around:
         return walk
+    path = _path(root, target, verdicts.budget)
+    lineage = [None, root, *path]  # path[index]'s grandparent is lineage[index]
     inner = next(
         (
-            node
-            for node in reversed(_path(root, target, verdicts.budget))
-            if node.type == "function_definition"
-            and node.parent is not None
-            and node.parent.type == "compound_statement"
+            index
+            for index in range(len(path) - 1, -1, -1)
+            if (node := path[index]).type == "function_definition"
+            and (parent := lineage[index + 1]) is not None
+            and parent.type == "compound_statement"
             and node.child_by_field_name("type") is not None
-            and _clean_function(node, verdicts)
+            and _clean_function(node, verdicts, (lineage[index], parent))
         ),
         None,
     )
     if inner is None:
         return walk
-    rest = _walk(inner, target, grammar, verdicts, top=False)
-    return walk if rest.uncertain else Walk([inner, *rest.definitions], uncertain=False)
+    up = (lineage[inner], lineage[inner + 1])
+    rest = _walk(path[inner], target, grammar, verdicts, up=up, top=False)
+    if rest.uncertain:
+        return walk
+    return Walk(
+        [path[inner], *rest.definitions],
+        uncertain=False,
+        path=[*path[: inner + 1], *rest.path],
+        tops=frozenset({0} | {inner + 1 + top for top in rest.tops if top}),
+    )
 
 
 def _walk(
@@ -96,9 +131,11 @@ def _walk(
     verdicts: Verdicts,
     depth: int = 0,
     *,
+    up: Up = (None, None),
     top: bool = True,
 ) -> Walk:
-    """The definition nodes on the path from the root to byte `target`, outermost first.
+    """The definition nodes on the path from `root` to byte `target`, outermost first
+    (`up`: `root`'s grandparent and parent).
 
     An error met before the path inside a definition needs no look of its own: it lies
     before the target in that definition, which `first_error` already refused."""
@@ -113,12 +150,15 @@ def _walk(
     # Past an error at a level where nothing encloses the target yet: "the top level" is
     # a guess there (recovery may have cut a header off its block: `int f(int a X) {`).
     astray = False
-    for child in _path(root, target, verdicts.budget):
+    path = _path(root, target, verdicts.budget)
+    lineage = [*up, root, *path]  # path[index]'s grandparent is lineage[index + 1]
+    for index, child in enumerate(path):
         node, container = container, child  # `node` holds `child`
+        above: Up = (lineage[index + 1], node)  # `child`'s grandparent and parent
         if not definitions and not astray:
-            broken_at = verdicts.erred_before(node)
+            broken_at = verdicts.erred_before(node, above[0])
             astray = broken_at is not None and broken_at < child.start_byte
-        if (child.is_error or child.is_missing) and verdicts.harmless(child):
+        if (child.is_error or child.is_missing) and verdicts.harmless(child, above):
             continue
         if child.is_missing or (child.is_error and not grammar.functions_are_outermost):
             return Walk([], uncertain=True)
@@ -132,9 +172,15 @@ def _walk(
             and (items := verdicts.items(child, target)) is not None
         ):
             inner = _walk(items, target, grammar, verdicts, depth + 1)
-            return Walk(definitions + inner.definitions, uncertain=lost or inner.uncertain)
+            below = index + 1  # where the macro's own tree starts on the path
+            return Walk(
+                definitions + inner.definitions,
+                uncertain=lost or inner.uncertain,
+                path=[*path[:below], *inner.path],
+                tops=frozenset({0} | {below + top for top in inner.tops}),
+            )
         if lost:
-            if _clean_function(child, verdicts):
+            if _clean_function(child, verdicts, above):
                 definitions.append(child)
                 lost = False
             continue
@@ -142,21 +188,27 @@ def _walk(
             # An error in the definition before the target may be a header that should
             # enclose it, or where its body really ended (an unclosed body swallows what
             # follows); one after it changes nothing before it.
-            first_error = verdicts.first_error(child, strict=last_leaf_missing(child))
+            strict = last_leaf_missing(child, verdicts.budget)
+            first_error = verdicts.first_error(child, above, strict=strict)
             if (first_error is not None and first_error <= target) or (
-                verdicts.broken(node)
+                verdicts.broken(node, above[0])
                 and (first_error is not None or child.type in grammar.top_level)
             ):
                 return Walk([], uncertain=True)
             definitions.append(child)
         top = top and child.type in grammar.transparent
-    return Walk(definitions, uncertain=lost or (astray and not definitions))
+    return Walk(definitions, uncertain=lost or (astray and not definitions), path=path)
 
 
-def _clean_function(node: Node, verdicts: Verdicts) -> bool:
+def _clean_function(node: Node, verdicts: Verdicts, up: Up) -> bool:
     """A C function that parsed without any error: a declarator with a parameter list (not
-    a macro's `FOREACH(x) {`), the body closed by a real brace."""
-    if node.type != "function_definition" or verdicts.erred(node) or last_leaf_missing(node):
+    a macro's `FOREACH(x) {`), the body closed by a real brace (`up`: its grandparent and
+    parent)."""
+    if (
+        node.type != "function_definition"
+        or verdicts.erred(node, up)
+        or last_leaf_missing(node, verdicts.budget)
+    ):
         return False
     declarator = node.child_by_field_name("declarator")
     while declarator is not None:
