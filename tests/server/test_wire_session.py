@@ -171,6 +171,9 @@ def test_a_client_that_opens_with_an_enveloped_request_needs_no_handshake(
         "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
         "io.modelcontextprotocol/clientCapabilities": {},
     }
+    # A request the server refuses as too early never reached the SDK: it decides nothing.
+    session.send({"jsonrpc": "2.0", "id": 0, "method": "tools/list"})
+    assert session.receive()["error"]["code"] == -32000
     session.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}})
     listed = session.receive()
     assert [tool["name"] for tool in listed["result"]["tools"]] == [

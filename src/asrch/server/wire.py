@@ -321,11 +321,14 @@ class CheckedLines:
                 f"Invalid Request: id {json.dumps(message.id)} is that of a request still "
                 "in flight; give each request an id of its own",
             )
-        if not self._era:
-            opens_enveloped = message.method != "initialize" and _enveloped(message.params)
-            self._era = "enveloped" if opens_enveloped else "handshake"
+        # The first request the SDK gets decides how the connection speaks, for it too.
+        era = self._era or (
+            "enveloped"
+            if message.method != "initialize" and _enveloped(message.params)
+            else "handshake"
+        )
         if (
-            self._era == "handshake"
+            era == "handshake"
             and not self._initialized
             and message.method not in BEFORE_INITIALIZE
             and self._serves(message.method)
@@ -336,6 +339,7 @@ class CheckedLines:
                 f"Server not initialized: send initialize first ({message.method} "
                 "comes after its answer)",
             )
+        self._era = era
         if message.method == "initialize":
             self._initializing = key
             self._initialize_answered = anyio.Event()
