@@ -101,7 +101,14 @@ def test_a_request_with_the_id_of_one_in_flight_is_refused_naming_it(session: Se
     assert session.receive()["error"]["code"] == -32600
     session.call("one", "scout", {"query": "connect"})
     assert "result" in session.receive()
+    # A long id is carried whole and named cut.
+    long_id = "x" * 100_000
+    session.slow_call(long_id)
+    session.call(long_id, "scout", {"query": "connect"})
+    refused = session.receive()
+    assert refused["id"] == long_id and len(refused["error"]["message"]) < 400, refused["error"]
     session.release()
+    _held_result(session.receive())
     _held_result(session.receive())
     # Answered, the id is free again.
     session.call(1, "scout", {"query": "connect"})

@@ -45,7 +45,7 @@ from mcp_types import (
 from mcp_types import jsonrpc_message_adapter as _messages
 from pydantic import ValidationError
 
-from asrch.domain.text_safety import has_surrogate
+from asrch.domain.text_safety import has_surrogate, quote_cut
 
 NOT_INITIALIZED = -32000
 """A request before the handshake: JSON-RPC's range for a server's own errors, the code
@@ -187,6 +187,15 @@ def _refused(value: Any) -> JSONRPCError | None:
     return None
 
 
+def _shown(ident: RequestId) -> str:
+    """An id as a message names it: as JSON writes it, a long one cut (the answer's
+    `id` carries it whole)."""
+    if isinstance(ident, int):
+        return str(ident)
+    shown = quote_cut(ident)  # escaped as every value asrch echoes (text_safety)
+    return shown if shown.startswith(('"', "'")) else f'"{shown}"'
+
+
 def _enveloped(params: dict[str, Any] | None) -> bool:
     """Whether a request carries MCP 2026-07-28's per-request envelope: a client that
     opens with one speaks without the handshake (the SDK serves it so)."""
@@ -318,7 +327,7 @@ class CheckedLines:
             return _error(
                 message.id,
                 INVALID_REQUEST,
-                f"Invalid Request: id {json.dumps(message.id)} is that of a request still "
+                f"Invalid Request: id {_shown(message.id)} is that of a request still "
                 "in flight; give each request an id of its own",
             )
         # The first request the SDK gets decides how the connection speaks, for it too.
