@@ -18,6 +18,17 @@ settings.load_profile("asrch")
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _a_cache_of_the_suites_own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every run's cache directory (`$XDG_CACHE_HOME/asrch`, where `asrch index` writes,
+    D58) is the suite's own, empty at the start: no index of the user's is read, none is
+    left in the user's cache. A test that indexes makes a cache of its own under it."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    yield
+    patch.undo()
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _rg_not_tied_to_the_test_worker() -> Iterator[None]:
     """The rg children that in-process runs start from a test worker are not tied to the
     worker's death (PR_SET_PDEATHSIG).

@@ -139,9 +139,23 @@ def _run(
     # zero answer, whose use case asks for it.
     searcher = searchers(as_json)
     report = run(command, searcher, values, scopes=scopes)
-    emit(report, command.render, as_json=as_json, to=streams.stdout)
+    used, note = _index_use(searcher)
+    emit(report, command.render, as_json=as_json, to=streams.stdout, index=used)
+    if note is not None:
+        write(streams.stderr, f"note: {note}\n", "stderr")
     refused = command.refused_status and bool(getattr(report, "refused", False))
     return ExitStatus.REFUSED if refused else ExitStatus.OK
+
+
+def _index_use(searcher: Searcher) -> tuple[str | None, str | None]:
+    """D58: `used`, `scanned` or `ignored` where an index covers a searched directory
+    (None: none does), and why one was ignored."""
+    source = searcher.candidates if isinstance(searcher, RipgrepSearcher) else None
+    if source is None or not source.present:
+        return None, None
+    if source.note is not None:
+        return "ignored", source.note
+    return ("used" if source.used else "scanned"), None
 
 
 def mcp(
@@ -179,6 +193,26 @@ def mcp(
         ) from None
 
 
+def index(
+    path: Annotated[str | None, Parameter(name="PATH")] = None,
+    /,
+    *,
+    status: Annotated[bool, Parameter(name="--status", negative=())] = False,
+    drop: Annotated[bool, Parameter(name="--drop", negative=())] = False,
+) -> int:
+    """D58: the index of a directory (run by `_index`, which has the searcher)."""
+    raise AssertionError("read only: run_command_line runs it")
+
+
+def _index(values: dict[str, Any], searcher: Searcher, streams: Streams) -> int:
+    from asrch.cli.index import run_index
+
+    if not isinstance(searcher, RipgrepSearcher):
+        raise InputError("asrch index needs ripgrep's searcher")
+    write(streams.stdout, run_index(values, searcher, streams.stderr))
+    return ExitStatus.OK
+
+
 def _write_failure(exc: BaseException) -> OSError | None:
     """The OSError that ended the server, alone or as every leaf of the SDK's task
     groups (its stdout writer failed: a full disk), else None."""
@@ -210,16 +244,20 @@ def build_app(only: str | None = None) -> App:
             app.command(_function(command), name=name)
     if only in (None, "mcp"):
         app.command(mcp, name="mcp")
+    if only in (None, "index"):
+        app.command(index, name="index")
     return app
 
 
 _APPS: dict[str | None, App] = {}
+_OTHERS = ("mcp", "index")
+"""The commands that are no search: not in the command table, not MCP tools."""
 
 
 def app_for(tokens: Sequence[str]) -> App:
     """The app that reads `tokens`: the named command's own, or every command's for a
     line that names none (its error names the word and the commands, as before)."""
-    only = tokens[0] if tokens and (tokens[0] in COMMANDS or tokens[0] == "mcp") else None
+    only = tokens[0] if tokens and (tokens[0] in COMMANDS or tokens[0] in _OTHERS) else None
     if only not in _APPS:
         _APPS[only] = build_app(only)
     return _APPS[only]
@@ -254,7 +292,12 @@ Report = TypeVar("Report")
 
 
 def emit(
-    report: Report, render_text: Callable[[Report, Spelling], str], *, as_json: bool, to: Any
+    report: Report,
+    render_text: Callable[[Report, Spelling], str],
+    *,
+    as_json: bool,
+    to: Any,
+    index: str | None = None,
 ) -> None:
     """The one place that picks the renderer: text (D1, D8) or the JSON contract (D27),
     each spelled as the command line spells (D49), written `to` a stdout."""
@@ -267,11 +310,11 @@ def emit(
 
     # Not cut to 800 bytes: a cut would break the JSON; its strings are bounded instead
     # (docs/json.md). The text is valid UTF-8 by construction.
-    write_bytes(to, render_json(report).encode("utf-8"))
+    write_bytes(to, render_json(report, index=index).encode("utf-8"))
 
 
 def _command_of(tokens: Sequence[str]) -> str | None:
-    return tokens[0] if tokens and (tokens[0] in COMMANDS or tokens[0] == "mcp") else None
+    return tokens[0] if tokens and (tokens[0] in COMMANDS or tokens[0] in _OTHERS) else None
 
 
 def _help_for(command: str | None) -> str:
@@ -341,6 +384,8 @@ def run_command_line(
         line = exc.message if isinstance(exc, UnknownWordError) else error_line(exc, COMMAND_LINE)
         write(streams.stderr, line + "\n" + usage, "stderr")
         return ExitStatus.INPUT
+    if name == "index":
+        return _index(values, searchers(False), streams)
     if name == "mcp":
         # The server's stdio is the process's own, whatever the caller's streams.
         return mcp(**values)

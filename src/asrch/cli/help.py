@@ -8,6 +8,7 @@ examples. Together under 4 KB: an agent reads them once (issue 25).
 import textwrap
 from typing import Any
 
+from asrch.cli.index import HELP as INDEX_HELP
 from asrch.commands.arguments import COMMON, Argument
 from asrch.commands.table import COMMANDS, SCOUT, Command
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
@@ -74,7 +75,7 @@ def _not_searched() -> list[str]:
     said = (
         f"Not searched under a directory: ignored, hidden and binary files, and {names}; "
         "name one as the path to search it. No match: the note says where the term is "
-        "(another path, case or mode)."
+        "(other path, case or mode)."
     )
     return textwrap.wrap(said, 76)
 
@@ -83,7 +84,8 @@ def _app_help() -> str:
     shared = tuple(a for a in SCOUT.options if a.name in SHARED)
     # Each command with its grammar: an agent that reads this help alone can call it.
     calls = [(" ".join([c.name, *grammar(c, compact=True)]), c.summary) for c in COMMANDS.values()]
-    calls.append(("mcp", "the 4 commands as MCP tools (stdio)"))
+    calls.append(("mcp", "the 4 as MCP tools"))
+    calls.append(("index [PATH]", "same answers, faster"))
     width = max(len(call) for call, _ in calls) + 2
     commands = [f"  {call.ljust(width)}{summary}" for call, summary in calls]
     lines = [
@@ -92,7 +94,7 @@ def _app_help() -> str:
         "Narrowing search for coding agents, on ripgrep; counts are matching lines.",
         "survey -> scout -> sample -> show --line; a refused or capped answer ends",
         "with `next: asrch ...`, the narrowing, ready to paste. Lines: N:match,",
-        "N-context, N=enclosing definition (`show FILE --line N --scope` prints it).",
+        "N-context, N=enclosing definition (show FILE --line N --scope prints it).",
         *_not_searched(),
         "",
         "commands:",
@@ -101,9 +103,8 @@ def _app_help() -> str:
         "every search command takes (filters only narrow; one mode, default fixed):",
         *_option_lines(shared),
         "",
-        "  -h, --help   this help or `asrch COMMAND --help`",
-        "  --version    the version",
-        "  --type-list  the names --type takes, each with its globs",
+        "  -h, --help   this help or asrch COMMAND --help; --version",
+        "  --type-list  the --type names and their globs",
         "",
         "exit status: 0 an answer (0 matches too), 2 input error, 3 show refused,",
         "  4 ripgrep failed, 70 internal error, 74 output error, 130 interrupted",
@@ -134,3 +135,4 @@ examples:
 
 COMMAND_HELP = {name: command_help(command) for name, command in COMMANDS.items()}
 COMMAND_HELP["mcp"] = MCP_HELP
+COMMAND_HELP["index"] = INDEX_HELP

@@ -12,6 +12,10 @@ from asrch.domain.text_safety import JSON_ESCAPES
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
-def render_json(report: object) -> str:
-    """One compact JSON object and a newline."""
-    return _ENCODER.encode(answer(report)).translate(JSON_ESCAPES) + "\n"
+def render_json(report: object, *, index: str | None = None) -> str:
+    """One compact JSON object and a newline; `index`: whether the searches read the
+    index's candidates (D58), where an index covers a searched directory."""
+    built: dict[str, object] = dict(answer(report))
+    if index is not None:
+        built["index"] = index
+    return _ENCODER.encode(built).translate(JSON_ESCAPES) + "\n"

@@ -123,6 +123,33 @@ class Lines(Protocol):
         ...
 
 
+class CandidateFiles(NamedTuple):
+    """The files under a directory that a search must read to count as a scan of it
+    would (D58), spelled as the walk prints them, and the binary files the walk meets
+    (counted, never read)."""
+
+    files: tuple[str, ...]
+    binary: tuple[str, ...]
+
+
+class Candidates(Protocol):
+    """A candidate-file source: an index that narrows which files rg reads, never what
+    it counts (the embedded one: `engine.index.candidates`; one for zoekt would be
+    another adapter, docs/index.md)."""
+
+    used: bool
+    """Some count of this caller read only candidates."""
+    present: bool
+    """An index covers a directory this caller searched."""
+    note: str | None
+    """Why an index there was not used (corrupt, locked, another version, stale), once."""
+
+    def candidates(self, query: Query, target: str) -> CandidateFiles | None:
+        """The files under the directory `target` that can hold a match of `query` (a
+        superset), with every file changed since the index; None: scan them all."""
+        ...
+
+
 class Searcher(Files, Types, Counts, Lines, Protocol):
     """The four concerns the use cases ask of a search engine, which one adapter may
     serve whole (rg: `engine.searcher.RipgrepSearcher`). Where a line sits in its file's

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from asrch.domain.counting import Tally
     from asrch.domain.lines import FileScan, FileWindow, SourceLine, Span
+    from asrch.domain.ports import CandidateFiles, Candidates
     from asrch.domain.query import Query
     from asrch.engine.pins import Pins
     from asrch.engine.transport import Transport
@@ -64,9 +65,14 @@ class RipgrepSearcher:
         census: bool = True,
         pins: Pins | None = None,
         transport: Transport | None = None,
+        candidates: Candidates | None = None,
     ) -> None:
-        """`pins`: an MCP call's, through which every path is read (`engine.pins`)."""
+        """`pins`: an MCP call's, through which every path is read (`engine.pins`);
+        `candidates`: the source that narrows what a count of a directory reads
+        (default: the embedded index of `environ`'s cache directory, D58)."""
         self._census = census
+        self._candidates = candidates
+        self._index_looked = candidates is not None
         self._rg = rg
         self._environ = environ
         given = cwd is not None or children is not None or environ is not None
@@ -74,6 +80,55 @@ class RipgrepSearcher:
             Launch(cwd, children, env=environ, pins=pins, transport=transport or PROCESSES)
             if given or pins is not None or transport is not None
             else HERE
+        )
+
+    @property
+    def environ(self) -> Mapping[str, str]:
+        """The environment rg runs in (and the index's cache directory is read from)."""
+        return os.environ if self._environ is None else self._environ
+
+    def here(self, path: str) -> str:
+        """`path` as this process spells what rg, in its working directory, opens."""
+        return self._launch.here(path)
+
+    @property
+    def candidates(self) -> Candidates | None:
+        """The candidate-file source, or None: none asked for yet, or no index anywhere
+        (one `stat` of the cache directory, nothing of the index imported, then)."""
+        return self._candidates
+
+    def _source(self) -> Candidates | None:
+        if not self._index_looked:
+            self._index_looked = True
+            from asrch.engine.index.location import cache_dir
+
+            environ = self.environ
+            if os.path.isdir(cache_dir(environ)):
+                from asrch.engine.index.candidates import IndexCandidates
+
+                self._candidates = IndexCandidates(self.rg, self._launch, environ)
+        return self._candidates
+
+    def _chosen(self, query: Query, target: str) -> CandidateFiles | None:
+        """The files a count of the directory `target` must read, or None (all)."""
+        source = self._source()
+        if source is None or not os.path.isdir(self._launch.here(target)):
+            return None
+        return source.candidates(query, target)
+
+    def _count_chosen(
+        self, query: Query, target: str, chosen: CandidateFiles, *, cap: int, census: bool
+    ) -> Tally | None:
+        from asrch.engine.index.verify import count_chosen
+
+        if not chosen.files:
+            # No rg run to refuse a query that a scan's would: asked alone.
+            self.check_query(query)
+        return self._judged(
+            query,
+            lambda: count_chosen(
+                self.rg, query, target, chosen, cap=cap, launch=self._launch, census=census
+            ),
         )
 
     @property
@@ -217,6 +272,13 @@ class RipgrepSearcher:
             return self.count_many([(q, target) for q in queries], cap=cap)
         if not os.path.isdir(self._launch.here(target)):
             return self.count_many([(q, target) for q in queries], cap=cap)
+        if all(self._chosen(q, target) is not None for q in queries):
+            # What the one-pass plan answers, from the candidates: without the census,
+            # the binary files are said only where no term matched (`one_pass`).
+            tallies = [self.count(q, target, cap=cap, census=True) for q in queries]
+            if not self._census and any(t.files for t in tallies):
+                return [t._replace(binary=0) for t in tallies]
+            return tallies
         from asrch.engine.one_pass import count_terms
 
         try:
@@ -231,6 +293,11 @@ class RipgrepSearcher:
         from asrch.engine.counts import count_files
 
         binary = census or self._census
+        chosen = self._chosen(query, target)
+        if chosen is not None:
+            tally = self._count_chosen(query, target, chosen, cap=cap, census=binary)
+            if tally is not None:
+                return tally
         return self._judged(
             query,
             lambda: count_files(

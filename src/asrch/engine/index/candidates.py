@@ -1,0 +1,222 @@
+"""The index as a candidate-file source (`domain.ports.Candidates`, D58).
+
+Asked for one query under one directory, it answers which files rg must read so that
+its counts are the scan's, or None (scan). It makes no count: the searcher runs rg on
+the files named. What it names, from one walk of the directory with rg's own flags
+(which files a scan would meet now) and a stat of each:
+
+- a file whose stat is the one indexed: by the index (its trigrams, or it is binary
+  and only counted as met, or rg always reads it);
+- any other file (added, changed, renamed, its ignore rule or permissions changed): read
+  here once to tell binary from text as rg's walk does, and then read by rg;
+- a file the index holds that the walk no longer meets: gone, as from the scan.
+
+Where it cannot be sure it answers None: a query without a trigram it can prove
+needed, a walk that met an unreadable entry, a changed file it cannot read, candidates
+that are most of the tree (a scan costs no more then). An index it cannot use (corrupt,
+locked, of another version, mostly stale) is said once in `note` and never used.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from asrch.domain.ports import CandidateFiles
+from asrch.domain.query import Query
+from asrch.domain.text_safety import quote
+from asrch.engine.argv import files_argv
+from asrch.engine.index.build import kind_of
+from asrch.engine.index.literals import match_expression, needed_trigrams
+from asrch.engine.index.location import covering
+from asrch.engine.index.store import (
+    BINARY,
+    TEXT,
+    IndexUnusableError,
+    Row,
+    Stat,
+    meta,
+    open_for_reading,
+    rows,
+)
+from asrch.engine.process import Launch
+from asrch.engine.transport import run_to_end
+
+MOST = 0.5
+"""Candidates above this share of the walked files: a scan, which reads no more."""
+STALE = 0.5
+"""Changed files above this share of the walked files (and above `STALE_FILES`): the
+index is stale. A few changed files cost little to read here, whatever their share."""
+STALE_FILES = 1000
+STALE_BYTES = 64 << 20
+"""Changed files above this many bytes (read here to tell binary from text): stale."""
+
+
+class _Opened(NamedTuple):
+    db: sqlite3.Connection
+    rows: dict[bytes, Row]
+    lock: threading.Lock
+
+
+_OPEN: dict[str, tuple[tuple[int, int], _Opened]] = {}
+"""Indexes kept open by this process (the MCP server), by file, with the stamp
+(mtime, size of the file and its WAL) they were read at."""
+_OPEN_LOCK = threading.Lock()
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    stamps = []
+    for suffix in ("", "-wal"):
+        try:
+            st = os.stat(path + suffix)
+            stamps.append(st.st_mtime_ns ^ st.st_size)
+        except OSError:
+            stamps.append(0)
+    return stamps[0], stamps[1]
+
+
+def _opened(path: str) -> _Opened | None:
+    """The index at `path` and its rows, read again only if the file changed."""
+    stamp = _stamp(path)
+    with _OPEN_LOCK:
+        kept = _OPEN.get(path)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+    db = open_for_reading(path)
+    if db is None:
+        return None
+    try:
+        if meta(db, "complete") is None:
+            raise IndexUnusableError("it was never finished")
+        opened = _Opened(db, rows(db), threading.Lock())
+    except sqlite3.Error as exc:
+        db.close()
+        raise IndexUnusableError(f"it cannot be read ({exc})") from None
+    with _OPEN_LOCK:
+        old = _OPEN.pop(path, None)
+        _OPEN[path] = (stamp, opened)
+    if old is not None:
+        old[1].db.close()
+    return opened
+
+
+class _Walk(NamedTuple):
+    """One directory as a scan would meet it now, sorted against the index."""
+
+    opened: _Opened
+    texts: dict[int, str]
+    """Fresh indexed files by document: the path as the walk printed it."""
+    always: list[str]
+    """Files rg reads whatever the query: changed, new, or never indexed."""
+    binary: list[str]
+    walked: int
+
+
+class IndexCandidates:
+    """Candidates from the embedded index for the searcher that made it (`rg`, its
+    `launch`, found from `environ`'s cache directory). One per command or tool call:
+    a directory is walked once however many queries ask about it."""
+
+    def __init__(self, rg: str, launch: Launch, environ: Mapping[str, str]) -> None:
+        self._rg = rg
+        self._launch = launch
+        self._environ = environ
+        self._walks: dict[str, _Walk | None] = {}
+        self.used = False
+        """Some answer of this caller was counted from the index's candidates."""
+        self.present = False
+        """An index covers a directory searched."""
+        self.note: str | None = None
+        """Why an index was ignored (the first one), said once."""
+
+    def candidates(self, query: Query, target: str) -> CandidateFiles | None:
+        grams = needed_trigrams(query)
+        walk = self._walk(target)
+        if walk is None or grams is None:
+            return None
+        try:
+            with walk.opened.lock:
+                found = walk.opened.db.execute(
+                    "SELECT rowid FROM docs WHERE docs MATCH ?", (match_expression(grams),)
+                ).fetchall()
+        except sqlite3.Error as exc:
+            self._ignored(target, f"it cannot be read ({exc})")
+            return None
+        texts = walk.texts
+        files = [texts[doc] for (doc,) in found if doc in texts]
+        files += walk.always
+        if len(files) > MOST * walk.walked:
+            return None
+        self.used = True
+        return CandidateFiles(tuple(files), tuple(walk.binary))
+
+    def _walk(self, target: str) -> _Walk | None:
+        if target not in self._walks:
+            self._walks[target] = self._walk_now(target)
+        return self._walks[target]
+
+    def _walk_now(self, target: str) -> _Walk | None:
+        launch = self._launch.walking(target)
+        given = launch.operand(target)
+        here = launch.cwd or os.getcwd()
+        real = os.path.realpath(os.path.join(here, given))
+        found = covering(real, self._environ)
+        if found is None:
+            return None
+        root, path = found
+        self.present = True
+        try:
+            opened = _opened(path)
+        except IndexUnusableError as exc:
+            self._ignored(root, str(exc))
+            return None
+        if opened is None or meta(opened.db, "complete") != "1":
+            return None
+        output, said = run_to_end(files_argv(self._rg, given), launch)
+        if said.skipped or said.complaint is not None:
+            return None
+        prefix = os.fsencode(os.path.relpath(real, root)) + b"/" if real != root else b""
+        head = len(os.fsencode(given))
+        known = opened.rows
+        texts: dict[int, str] = {}
+        always: list[str] = []
+        binary: list[str] = []
+        changed: list[tuple[str, str, int]] = []
+        printed = output.split(b"\0")[:-1]
+        for raw in printed:
+            name = os.fsdecode(raw)
+            full = os.path.join(here, name)
+            try:
+                stat = Stat.of(os.stat(full))
+            except OSError:
+                return None
+            row = known.get(prefix + raw[head:].lstrip(b"/"))
+            if row is None or row.stat != stat:
+                changed.append((name, full, stat.size))
+            elif row.kind == TEXT and row.doc is not None:
+                texts[row.doc] = name
+            elif row.kind == BINARY:
+                binary.append(name)
+            else:
+                always.append(name)
+        many = len(changed) > max(STALE * len(printed), STALE_FILES)
+        if many or sum(c[2] for c in changed) > STALE_BYTES:
+            self._ignored(root, f"it is stale ({len(changed)} of {len(printed)} files changed)")
+            return None
+        for name, full, size in changed:
+            try:
+                kind, _ = kind_of(full, size)
+            except OSError:
+                return None
+            (binary if kind == BINARY else always).append(name)
+        return _Walk(opened, texts, always, binary, len(printed))
+
+    def _ignored(self, root: str, why: str) -> None:
+        if self.note is None:
+            self.note = (
+                f"the index of {quote(root)} was not used: {why}; "
+                f"asrch index {quote(root)} remakes it"
+            )

@@ -1,0 +1,291 @@
+"""D58: an indexed answer is the scan's answer, byte for byte, on random trees after
+random edits (add, modify, delete, rename, a file turning binary, an ignore rule
+changing, a branch switch in git, the index updated or not in between).
+
+Each check runs every search twice in the same tree: with the tree's index in the cache
+directory, and with an empty one (a scan); stdout and stderr must be the same bytes,
+text and JSON (minus JSON's `index` field, the one difference D58 allows). The counts
+are also compared at the engine's level with small caps (a scan cut in a file, and the
+binary files met before the cut), which the command line cannot ask for.
+
+Time stands still in a test: every write gets an mtime of its own from a counter (a
+test writes many times in one clock tick, which the 2 s window for racy files guards
+against in real use, and which would leave the index unused here), and that window
+is 0 (`build.RACY_NS`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from asrch.domain.modes import Mode
+from asrch.domain.query import SearchOptions, make_query
+from asrch.engine.index import build as index_build
+from asrch.engine.searcher import RipgrepSearcher
+from tests.support.cli import run_asrch
+from tests.support.tiers import body
+
+WORDS = [
+    "alpha",
+    "beta",
+    "gamma",
+    "Kelvin",
+    "\u212aelvin",
+    "\u017feta",
+    "seta",
+    "foo_bar",
+    "connect",
+    "é",
+    "x",
+    "alphabet",
+    "ALPHA",
+]
+PATHS = [
+    "a.py",
+    "b.txt",
+    "src/c.py",
+    "src/d.md",
+    "src/deep/e.py",
+    ".hidden.py",
+    "build/f.py",
+    "g.log",
+    "ignored.py",
+    "src/deep/h.txt",
+]
+IGNORES = ["", "ignored.py\n", "src/deep/\n", "*.md\n", "!.hidden.py\n"]
+TERMS = ["alpha", "beta", "Kelvin", "seta", "foo_bar", "connect", "gam", "al", "ALPHA", "é"]
+REGEXES = [
+    "al.ha",
+    "be+ta",
+    "(alpha)+",
+    "[ab]lpha",
+    "al(p)?ha",
+    "alpha\\b",
+    "fo+_bar",
+    "conn?ect",
+    "^alpha",
+    "K.lvin",
+]
+
+lines = st.lists(st.lists(st.sampled_from(WORDS), max_size=4).map(" ".join), max_size=4)
+texts = lines.map(lambda ls: "\n".join(ls) + ("\n" if ls else ""))
+contents = st.one_of(
+    texts.map(lambda t: t.encode()),
+    texts.map(lambda t: t.encode() + b"\0tail\n"),  # binary
+    texts.map(lambda t: "\ufeff".encode("utf-16-le") + t.encode("utf-16-le")),  # BOM
+    texts.map(lambda t: t.replace("\n", "\r\n").encode("utf-8") + b"\xff\xfe"),
+)
+edits = st.one_of(
+    st.tuples(st.just("write"), st.sampled_from(PATHS), contents),
+    st.tuples(st.just("delete"), st.sampled_from(PATHS)),
+    st.tuples(st.just("rename"), st.sampled_from(PATHS), st.sampled_from(PATHS)),
+    st.tuples(st.just("binary"), st.sampled_from(PATHS)),
+    st.tuples(st.just("ignore"), st.sampled_from(IGNORES)),
+    st.tuples(st.just("reindex")),
+    st.tuples(st.just("branch"), st.sampled_from(PATHS), contents),
+)
+queries = st.tuples(
+    st.sampled_from(["fixed", "word", "identifier", "regex"]),
+    st.booleans(),
+    st.sampled_from([(), ("*.py",)]),
+    st.integers(0, 100),
+)
+
+
+class Tree:
+    """A tree the test writes, each write with an mtime of its own."""
+
+    def __init__(self, root: Path, git: bool) -> None:
+        self.root = root
+        self.clock = 1_600_000_000
+        self.git = git
+        if git:
+            self._git("init", "-q", "-b", "main")
+
+    def _git(self, *args: str) -> None:
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            cwd=self.root,
+            check=True,
+            capture_output=True,
+        )
+
+    def stamp(self, path: Path) -> None:
+        self.clock += 7
+        os.utime(path, (self.clock, self.clock))
+
+    def stamp_all(self) -> None:
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in filenames:
+                self.stamp(Path(dirpath, name))
+
+    def write(self, rel: str, data: bytes) -> None:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        self.stamp(path)
+
+    def apply(self, edit: tuple[Any, ...], reindex: Any) -> None:
+        kind = edit[0]
+        if kind == "write":
+            self.write(edit[1], edit[2])
+        elif kind == "delete":
+            (self.root / edit[1]).unlink(missing_ok=True)
+        elif kind == "rename":
+            source, target = self.root / edit[1], self.root / edit[2]
+            if source.exists() and source != target:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                source.rename(target)
+        elif kind == "binary":
+            path = self.root / edit[1]
+            if path.exists():
+                self.write(edit[1], path.read_bytes() + b"\0")
+        elif kind == "ignore":
+            self.write(".gitignore", edit[1].encode())
+        elif kind == "reindex":
+            reindex()
+        elif kind == "branch" and self.git:
+            self._git("add", "-A")
+            self._git("commit", "-q", "--allow-empty", "-m", "a")
+            self._git("checkout", "-q", "-b", f"b{self.clock}")
+            self.write(edit[1], edit[2])
+            self._git("add", "-A")
+            self._git("commit", "-q", "-m", "b")
+            self._git("checkout", "-q", "main")
+            self.stamp_all()
+
+
+@pytest.fixture
+def no_racy_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(index_build, "RACY_NS", 0)
+    yield
+
+
+def _runs(tree: Path, cache: str, words: list[str]) -> tuple[bytes, bytes, int]:
+    done = run_asrch(words, cwd=tree, env={"XDG_CACHE_HOME": cache})
+    return done.stdout, done.stderr, done.status
+
+
+def _without_index(out: bytes) -> tuple[bytes, str | None]:
+    if not out.startswith(b"{"):
+        return out, None
+    answer = json.loads(out)
+    used = answer.pop("index", None)
+    return json.dumps(answer).encode(), used
+
+
+def _options(mode: str, ignore_case: bool, glob: tuple[str, ...]) -> list[str]:
+    return [
+        *([f"--{mode}"] if mode != "fixed" else []),
+        *(["-i"] if ignore_case else []),
+        *(a for g in glob for a in ("--glob", g)),
+    ]
+
+
+def check(tree: Path, indexed: str, empty: str, drawn: list[Any], seen: list[str]) -> None:
+    for mode, ignore_case, glob, _ in drawn:
+        term = TERMS[_ % len(TERMS)] if mode != "regex" else REGEXES[_ % len(REGEXES)]
+        options = _options(mode, ignore_case, glob)
+        runs = [
+            ["scout", *options, "--", term],
+            ["scout", "--format", "json", *options, "--", term],
+            ["scout", *options, "--", term, "src"],
+        ]
+        if mode != "regex":
+            terms = [a for t in (term, "beta", "alpha") for a in ("--term", t)]
+            runs += [["survey", *options, *terms], ["survey", "--format", "json", *options, *terms]]
+        for words in runs:
+            with_index = _runs(tree, indexed, words)
+            scan = _runs(tree, empty, words)
+            out, used = _without_index(with_index[0])
+            assert (out, with_index[1], with_index[2]) == (_without_index(scan[0])[0], *scan[1:]), (
+                words
+            )
+            if used is not None:
+                seen.append(used)
+        # The engine's counts, cut at small caps (the index's own adapter against none).
+        options_record = SearchOptions(mode=Mode(mode), ignore_case=ignore_case, glob=glob)
+        query = make_query(term, options_record)
+        env = {**os.environ, "XDG_CACHE_HOME": indexed}
+        bare = {**os.environ, "XDG_CACHE_HOME": empty}
+        for cap in (1, 2, 5, 50_000):
+            mine = RipgrepSearcher(cwd=str(tree), environ=env).count(
+                query, ".", cap=cap, census=True
+            )
+            theirs = RipgrepSearcher(cwd=str(tree), environ=bare).count(
+                query, ".", cap=cap, census=True
+            )
+            assert mine == theirs, (term, mode, cap)
+
+
+def exactness(
+    first: tuple[list[tuple[str, bytes]], str, bool], steps: list[Any], drawn: list[Any]
+) -> None:
+    start, ignore, git = first
+    base = Path(tempfile.mkdtemp(prefix="asrch-index-"))
+    try:
+        root = base / "tree"
+        root.mkdir()
+        indexed, empty = str(base / "cache"), str(base / "empty")
+        tree = Tree(root, git)
+        for rel, data in start:
+            tree.write(rel, data)
+        tree.write(".gitignore", ignore.encode())
+
+        def reindex() -> None:
+            done = run_asrch(["index"], cwd=root, env={"XDG_CACHE_HOME": indexed})
+            assert done.status == 0, done.stderr
+
+        reindex()
+        seen: list[str] = []
+        check(root, indexed, empty, drawn[:1], seen)
+        for step in steps:
+            tree.apply(step, reindex)
+        check(root, indexed, empty, drawn, seen)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+STRATEGIES = dict(
+    first=st.tuples(
+        st.lists(st.tuples(st.sampled_from(PATHS), contents), min_size=1, max_size=8),
+        st.sampled_from(IGNORES),
+        st.booleans(),
+    ),
+    steps=st.lists(edits, max_size=6),
+    drawn=st.lists(queries, min_size=1, max_size=3),
+)
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+SUPPRESSED = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+
+
+# No shrinking in the default tier: an example costs ~1 s, a shrink hundreds of them;
+# the slow twin shrinks.
+@settings(max_examples=8, suppress_health_check=SUPPRESSED, phases=NO_SHRINK)
+@given(**STRATEGIES)
+def test_an_indexed_answer_is_the_scans(
+    no_racy_window: None, first: Any, steps: Any, drawn: Any
+) -> None:
+    """`first`: the tree's files, its .gitignore, whether it is a git repository."""
+    exactness(first, steps, drawn)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, suppress_health_check=SUPPRESSED)
+@given(**STRATEGIES)
+def test_an_indexed_answer_is_the_scans_more(
+    no_racy_window: None, first: Any, steps: Any, drawn: Any
+) -> None:
+    body(test_an_indexed_answer_is_the_scans)(no_racy_window, first, steps, drawn)
