@@ -27,7 +27,7 @@ The strings are JSON values: terms and paths arrive already `json_text`
 from collections.abc import Callable
 from typing import Annotated, Any, Generic, Literal, NamedTuple, TypeVar
 
-from typing_extensions import ReadOnly, TypedDict
+from typing_extensions import NotRequired, ReadOnly, TypedDict
 
 from asrch.domain.modes import Mode
 from asrch.domain.notices import kinds as notice_kinds
@@ -419,6 +419,16 @@ class Tail(TypedDict):
             "D37: `next` as a tool call, `{tool, arguments}`; null where `next` is null. "
             "An MCP answer's text ends with it as `next: TOOL(NAME=VALUE, ...)`."
         ),
+    ]
+    index: NotRequired[
+        Annotated[
+            Literal["used", "scanned", "ignored"],
+            Doc(
+                "D58: only where an index covers a searched directory (`asrch index`): "
+                "`used` (rg read its candidates alone), `scanned` (every file), `ignored` "
+                "(the index could not be used; stderr says why). The answer is the same."
+            ),
+        ]
     ]
 
 

@@ -18,8 +18,8 @@ from asrch.domain.query import Query
 from asrch.engine.argv import BASE_FLAGS, pattern_args
 from asrch.engine.counts import cut_at_cap, in_path_order, kept_by_filters, parse_count_records
 from asrch.engine.process import Launch
-from asrch.engine.transport import run_to_end
 from asrch.engine.stderr import RgSaid
+from asrch.engine.transport import run_to_end
 
 _ARGV_BYTES = 512 << 10
 """The paths handed to one rg run, at most: far below Linux's limit for all arguments."""

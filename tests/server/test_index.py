@@ -1,0 +1,57 @@
+"""D58 over MCP: a tool call under an indexed root reads the index's candidates (through
+the call's pins) and answers what the command line answers without an index."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from asrch.engine.binary import resolve_rg
+from asrch.server.app import build_server
+from tests.server.helpers import call_tool, run_cli, text_of, tool_text
+
+
+@pytest.fixture
+def indexed(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for dirpath, _, names in os.walk(corpus):
+        for name in names:
+            os.utime(Path(dirpath, name), (1_600_000_000, 1_600_000_000))
+    cache = tmp_path / "cache"
+    assert run_cli(corpus, "index", env={"XDG_CACHE_HOME": str(cache)}).status == 0
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return corpus
+
+
+def _logging_rg(tmp_path: Path) -> tuple[str, Path]:
+    log = tmp_path / "argv"
+    wrapper = tmp_path / "rg-logged"
+    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {log}\nexec {resolve_rg(None)} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper), log
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "words"),
+    [
+        ("scout", {"query": "Pool"}, ["scout", "Pool"]),
+        ("scout", {"query": "retry", "path": "src"}, ["scout", "retry", "src"]),
+        ("survey", {"terms": ["Pool", "retry"]}, ["survey", "--term", "Pool", "--term", "retry"]),
+    ],
+)
+def test_a_call_under_an_indexed_root_reads_candidates_and_answers_the_same(
+    indexed: Path, tmp_path: Path, tool: str, arguments: dict[str, object], words: list[str]
+) -> None:
+    rg, log = _logging_rg(tmp_path)
+    server = build_server([str(indexed)], rg=rg)
+    text = text_of(call_tool(server, tool, arguments))
+    scan = run_cli(indexed, *words, env={"XDG_CACHE_HOME": str(tmp_path / "none")})
+    assert text == tool_text(scan.out)
+    counts = [line for line in log.read_text().splitlines() if "--count" in line]
+    assert counts and all(not line.endswith(" -- .") for line in counts), counts
+    # An edit without re-indexing: the next call sees it.
+    (indexed / "src/app.py").write_text("Pool retry\n")
+    again = text_of(call_tool(server, tool, arguments))
+    scan = run_cli(indexed, *words, env={"XDG_CACHE_HOME": str(tmp_path / "none")})
+    assert again == tool_text(scan.out)
+    shutil.rmtree(tmp_path / "cache")
