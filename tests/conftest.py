@@ -23,7 +23,12 @@ def _a_cache_of_the_suites_own(tmp_path_factory: pytest.TempPathFactory) -> Iter
     D58) is the suite's own, empty at the start: no index of the user's is read, none is
     left in the user's cache. A test that indexes makes a cache of its own under it."""
     patch = pytest.MonkeyPatch()
-    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+    cache = tmp_path_factory.mktemp("xdg-cache")
+    # Made here, not by the first `asrch index` of whichever test runs first: every search
+    # of the suite looks for an index above its directory (and finds none), the same way
+    # whatever the order the tests run in.
+    (cache / "asrch").mkdir()
+    patch.setenv("XDG_CACHE_HOME", str(cache))
     yield
     patch.undo()
 

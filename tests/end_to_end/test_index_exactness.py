@@ -162,7 +162,7 @@ class Tree:
             self._git("checkout", "-q", "-b", f"b{self.clock}")
             self.write(edit[1], edit[2])
             self._git("add", "-A")
-            self._git("commit", "-q", "-m", "b")
+            self._git("commit", "-q", "--allow-empty", "-m", "b")
             self._git("checkout", "-q", "main")
             self.stamp_all()
 

@@ -25,9 +25,9 @@ The strings are JSON values: terms and paths arrive already `json_text`
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, Generic, Literal, NamedTuple, TypeVar
+from typing import Annotated, Any, Generic, Literal, NamedTuple, NotRequired, TypeVar
 
-from typing_extensions import NotRequired, ReadOnly, TypedDict
+from typing_extensions import ReadOnly, TypedDict
 
 from asrch.domain.modes import Mode
 from asrch.domain.notices import kinds as notice_kinds

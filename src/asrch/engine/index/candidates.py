@@ -134,7 +134,12 @@ class IndexCandidates:
 
     def candidates(self, query: Query, target: str) -> CandidateFiles | None:
         grams = needed_trigrams(query)
-        walk = self._walk(target)
+        try:
+            walk = self._walk(target)
+        except OSError:
+            # The working directory is gone, a path cannot be resolved: the scan says
+            # what a scan says of it.
+            self._walks[target] = walk = None
         if walk is None or grams is None:
             return None
         try:
