@@ -85,7 +85,7 @@ def _app_help() -> str:
     # Each command with its grammar: an agent that reads this help alone can call it.
     calls = [(" ".join([c.name, *grammar(c, compact=True)]), c.summary) for c in COMMANDS.values()]
     calls.append(("mcp", "the 4 as MCP tools"))
-    calls.append(("index [PATH]", "same answers, faster"))
+    calls.append(("index [PATH]", "faster searches"))
     width = max(len(call) for call, _ in calls) + 2
     commands = [f"  {call.ljust(width)}{summary}" for call, summary in calls]
     lines = [
