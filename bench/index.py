@@ -107,6 +107,7 @@ def breakdown(tree: Path, cache: Path, repeat: int) -> str:
     environ = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     query = Query(term=RARE)
     start, fresh, lookup, verify = [], [], [], []
+    files = 0
     for _ in range(repeat):
         start.append(timed([*ASRCH, "--version"]).seconds)
         source = IndexCandidates(RG, HERE, environ)
@@ -116,6 +117,7 @@ def breakdown(tree: Path, cache: Path, repeat: int) -> str:
         chosen = source.candidates(query, str(tree))
         t2 = time.perf_counter()
         assert chosen is not None
+        files = len(chosen.files)
         count_chosen(RG, query, str(tree), chosen, cap=50_000, launch=HERE, census=False)
         t3 = time.perf_counter()
         fresh.append(t1 - t0)
@@ -125,7 +127,7 @@ def breakdown(tree: Path, cache: Path, repeat: int) -> str:
         f"  CLI rare scout, where the time goes: start-up {_median(start) * 1000:.0f} ms, "
         f"freshness (rg --files + a stat per file) {_median(fresh) * 1000:.0f} ms, "
         f"lookup {_median(lookup) * 1000:.0f} ms, verification {_median(verify) * 1000:.0f} ms"
-        f" ({len(chosen.files)} files)"
+        f" ({files} files)"
     )
 
 
