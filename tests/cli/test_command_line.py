@@ -66,10 +66,10 @@ def test_each_command_declares_its_arguments_and_options() -> None:
     # What every command shares is the table's `COMMON` and the modes (`SHARED`), written
     # once; each command's own arguments are written here again.
     expected = {
-        "scout": (["QUERY", "PATH"], {"definitions"}),
+        "scout": (["QUERY", "PATH"], {"definitions", "max_filesize"}),
         "sample": (["QUERY", "FILE"], {"clusters", "page"}),
         "show": (["QUERY", "FILE"], {"line", "context", "scope", "definitions"}),
-        "survey": (["PATH"], {"term"}),
+        "survey": (["PATH"], {"term", "max_filesize"}),
     }
     for name, (positionals, own) in expected.items():
         command = COMMANDS[name]
@@ -421,6 +421,8 @@ def _valid_lines(draw: st.DrawFn) -> tuple[str, list[str], dict[str, object]]:
                 values[option.name] = value
             else:
                 value = draw(text)
+                if option.value_type == "text":  # one value, the last given
+                    values[option.name] = value
             joined = looks_like_option(value) or draw(st.booleans())
             pieces.append([f"{spelling}={value}"] if joined else [spelling, value])
             texts.append((option.name, value) if option.value_type == "texts" else None)

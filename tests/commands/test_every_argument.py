@@ -33,6 +33,10 @@ CASES: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         "identifier": (["--term", "retr", "src"], ["--identifier", "--term", "retr", "src"]),
         # survey's --regex is a refusal: it changes the answer to an error.
         "regex": (["--term", "retry", "src"], ["--regex", "--term", "retry", "src"]),
+        "max_filesize": (
+            ["--term", "line", "samples"],
+            ["--max-filesize", "1K", "--term", "line", "samples"],
+        ),
     },
     "scout": {
         "query": (["retry"], ["pool"]),
@@ -45,6 +49,7 @@ CASES: dict[str, dict[str, tuple[list[str], list[str]]]] = {
         "identifier": (["retr", "src"], ["--identifier", "retr", "src"]),
         "regex": (["re.ry", "src"], ["--regex", "re.ry", "src"]),
         "definitions": (["connect", "src"], ["--def", "connect", "src"]),
+        "max_filesize": (["line", "samples"], ["--max-filesize", "1K", "line", "samples"]),
     },
 }
 _ONE_FILE: dict[str, tuple[list[str], list[str]]] = {

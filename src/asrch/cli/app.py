@@ -77,7 +77,7 @@ def _hint(argument: Argument, *, optional: bool = False) -> Any:
         return Annotated[token, Parameter(name=argument.spelling, converter=_as_typed)]
     base: Any = {
         "flag": bool,
-        "text": str,
+        "text": str if argument.default is not None else str | None,
         "texts": list[str] | None,
         "number": int if argument.default is not None else int | None,
         "choice": str,

@@ -94,7 +94,7 @@ def _app_help() -> str:
         "Narrowing search for coding agents, on ripgrep; counts are matching lines.",
         "survey -> scout -> sample -> show --line; a refused or capped answer ends",
         "with `next: asrch ...`, the narrowing, ready to paste. Lines: N:match,",
-        "N-context, N=enclosing definition (show FILE --line N --scope prints it).",
+        "N-context, N=enclosing definition.",
         *_not_searched(),
         "",
         "commands:",

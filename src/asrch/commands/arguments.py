@@ -8,13 +8,15 @@ range from here (`Argument.require`), below the table that imports the use cases
 An option every search command takes is one entry of `COMMON`.
 """
 
+import re
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
-from asrch.domain.errors import OutOfRangeError
+from asrch.domain.errors import InputError, OutOfRangeError
 from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SHOW_CONTEXT_DEFAULT
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions
+from asrch.domain.text_safety import quote
 from asrch.domain.words import arg
 
 ValueType = Literal["flag", "text", "texts", "number", "choice"]
@@ -203,7 +205,7 @@ COMMON: tuple[Argument, ...] = (
     ),
     _filter(
         "type",
-        "only files of rg's type NAME (asrch --type-list); repeatable",
+        "only files of rg's type NAME; repeatable",
         "NAME",
         lambda options, names: options._replace(type=tuple(names)),
     ),
@@ -226,6 +228,33 @@ COMMON: tuple[Argument, ...] = (
     ),
 )
 """D30's narrowing and D27's format: every search command takes them."""
+
+_SIZE = re.compile(r"(?a:[0-9]{1,15})[KMG]?")
+
+
+def _max_filesize(options: SearchOptions, size: str) -> SearchOptions:
+    """rg's size grammar (digits, then K, M or G: 1024, 1024², 1024³), checked here so
+    that a bad one is the input's one line, not rg's complaint."""
+    if not _SIZE.fullmatch(size):
+        raise InputError(
+            f"{arg('max_filesize')} takes a size in bytes, digits then K, M or G or "
+            f"nothing (100K, 2M), got {quote(size)}"
+        )
+    return options._replace(max_filesize=size)
+
+
+MAX_FILESIZE = Argument(
+    "max_filesize",
+    "text",
+    None,
+    "skip files over N bytes",
+    "",
+    metavar="N",
+    role="search",
+    update=_max_filesize,
+)
+"""rg's `--max-filesize` (survey and scout, which walk directories; like rg, a file
+named as the path is searched whatever its size)."""
 
 
 def positional(

@@ -24,6 +24,7 @@ from asrch.commands.arguments import (
     DEF,
     FILE,
     LINE,
+    MAX_FILESIZE,
     PAGE,
     QUERY,
     Argument,
@@ -221,11 +222,11 @@ SURVEY: "Command[SurveyReport]" = Command(
             most=MAX_PATHS,
         ),
         *COMMON,
+        MAX_FILESIZE,
         *modes(regex=False),
     ),
     (
         "asrch survey --term connect --term retry src docs",
-        "asrch survey --identifier --term id --term idx src",
         "asrch survey --term=-e .      (a term starting with -)",
         "asrch survey -i --term rollover --term should_rollover .",
     ),
@@ -253,6 +254,7 @@ SCOUT: "Command[ScoutReport]" = Command(
         ),
         DEF,
         *COMMON,
+        MAX_FILESIZE,
         *modes(regex=True),
     ),
     (

@@ -10,7 +10,14 @@ from asrch.domain.errors import EngineError, InputError
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.modes import Mode
 from asrch.domain.next_step import joined
-from asrch.domain.notices import GrepSyntaxNotice, NearNotice, NoMatchNotice, Notice, Probe
+from asrch.domain.notices import (
+    GrepSyntaxNotice,
+    NearNotice,
+    NoMatchNotice,
+    Notice,
+    Probe,
+    no_match,
+)
 from asrch.domain.ports import Searcher
 from asrch.domain.query import Query
 from asrch.domain.zero import grep_constructs, inside, probe_for, probed
@@ -55,7 +62,7 @@ def _zero_note(
     directory: bool,
     probe: Probe | None,
 ) -> Notice:
-    plain = NoMatchNotice(directory=directory, filtered=query.filters.active, binary=first.binary)
+    plain = no_match(query, directory=directory, binary=first.binary)
     found: Tally | None = None
     if probe is not None:
         where = HERE if probe == "path" else path

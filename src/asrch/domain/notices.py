@@ -103,7 +103,20 @@ class NoMatchNotice(NamedTuple):
     wider: bool = False
     """The same query found nothing under the working directory either (D43): `binary`
     is then the count there."""
+    max_filesize: str | None = None
+    """`--max-filesize` was in force: a walk searched no file larger."""
     kind: Literal["no_match"] = "no_match"
+
+
+def no_match(query: Query | None, *, directory: bool, binary: int) -> NoMatchNotice:
+    """The zero note of a search of `query` (None: no query was run), saying the
+    options that narrowed what was searched."""
+    return NoMatchNotice(
+        directory=directory,
+        filtered=query is not None and query.filters.active,
+        max_filesize=None if query is None else query.options.max_filesize,
+        binary=binary,
+    )
 
 
 Probe = Literal["path", "case", "fixed"]
@@ -312,9 +325,7 @@ def search_notices(query: Query, tally: Tally, target: str, *, directory: bool) 
     if tally.binary:
         notices.append(BinaryNotice(files=tally.binary, capped=tally.capped))
     if not tally.files:
-        notices.append(
-            NoMatchNotice(directory=directory, filtered=query.filters.active, binary=tally.binary)
-        )
+        notices.append(no_match(query, directory=directory, binary=tally.binary))
     return notices
 
 

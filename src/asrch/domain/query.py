@@ -25,6 +25,8 @@ class SearchOptions(NamedTuple):
     """`--type` names as given, in order (D30)."""
     glob: tuple[str, ...] = ()
     """`--glob` values as given (`!GLOB` excludes), in order (D30)."""
+    max_filesize: str | None = None
+    """`--max-filesize` as given (`1M`): a walk skips the files larger than that."""
 
 
 DEFAULT_OPTIONS = SearchOptions()

@@ -13,12 +13,12 @@ from asrch.domain.notices import (
     BinaryNotice,
     CapNotice,
     DominanceNotice,
-    NoMatchNotice,
     Notice,
     SkippedNotice,
     broad_notice,
     cap_notice,
     is_broad,
+    no_match,
     term_hints,
 )
 from asrch.domain.overlaps import overlap_notices
@@ -219,11 +219,9 @@ def build_survey_report(
         walked = all(any(not row[i].capped for row in tallies) for i in distinct)
         notices.append(BinaryNotice(files=binary, capped=not walked))
     if not grand:
-        filtered = bool(queries) and queries[0].filters.active
         # D43/D45: the one zero note, with the binary files in it.
-        notices.append(
-            NoMatchNotice(directory=Entry.DIRECTORY in entries, filtered=filtered, binary=binary)
-        )
+        first = queries[0] if queries else None
+        notices.append(no_match(first, directory=Entry.DIRECTORY in entries, binary=binary))
 
     sections = []
     pairs: list[tuple[int, int, int, bool, str]] = []

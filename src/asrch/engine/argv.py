@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from asrch.domain.errors import InputError
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
 from asrch.domain.modes import Mode
-from asrch.domain.query import Query
+from asrch.domain.query import DEFAULT_OPTIONS, Query, SearchOptions
 
 # `--no-config`: a user's RIPGREP_CONFIG_PATH must not change results; nor must the
 # user's git configuration (`--no-ignore-global`: `core.excludesFile`, or
@@ -117,6 +117,16 @@ def pattern_args(query: Query) -> list[str]:
             return [*flags, pattern_arg(query.term)]
 
 
+def walk_args(options: SearchOptions) -> list[str]:
+    """The search options' flags that pick which files a walk searches, one line each
+    (rg applies them to the files it walks to, never to a file it is handed). Only in
+    the argv of rg walking the user's tree: never in that of rg reading asrch's own
+    scratch files (`judge_lines_argv`) or the probe's empty input."""
+    return [
+        *([f"--max-filesize={options.max_filesize}"] if options.max_filesize else []),
+    ]
+
+
 # rg tells which binary files it met while walking only in its debug log
 # (`ignoring PATH: found binary data at offset N`); the rest of that log is a few lines.
 LOG_BINARY = "--debug"
@@ -149,6 +159,7 @@ def count_argv(
         "--with-filename",
         "--null",
         *(["--sort=path"] if sort else []),
+        *walk_args(query.options),
         *pattern_args(query),
         "--",
         operand(target),
@@ -175,15 +186,17 @@ def census_argv(rg: str, query: Query, target: str, *, plain: bool = False) -> l
         "--stats",
         "--with-filename",
         *(["--null"] if plain else [NUL_SEPARATOR]),
+        *walk_args(query.options),
         *pattern_args(query),
         "--",
         operand(target),
     ]
 
 
-def files_argv(rg: str, target: str) -> list[str]:
-    """The files a search of `target` walks to, NUL after each (no file is opened)."""
-    return [rg, *BASE_FLAGS, "--files", "--null", "--", operand(target)]
+def files_argv(rg: str, target: str, options: SearchOptions = DEFAULT_OPTIONS) -> list[str]:
+    """The files a search of `target` with `options` walks to, NUL after each (no file
+    is opened)."""
+    return [rg, *BASE_FLAGS, *walk_args(options), "--files", "--null", "--", operand(target)]
 
 
 def json_argv(
@@ -240,6 +253,7 @@ def lines_argv(
         "--no-line-number",
         "--color=never",
         "--sort=path",
+        *walk_args(queries[0].options),
         *mode_flags,
         *(arg for q in queries for arg in pattern_args(q) if is_pattern_arg(arg)),
         "--",

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
-from asrch.domain.query import Query
+from asrch.domain.query import DEFAULT_OPTIONS, Query, SearchOptions
 from asrch.engine.argv import as_typed, census_argv, count_argv, files_argv, operand
 from asrch.engine.process import HERE, Launch
 from asrch.engine.stderr import RgSaid, failed_paths
@@ -200,13 +200,20 @@ def take_census(rg: str, query: Query, target: str, launch: Launch = HERE) -> tu
 
 
 def binary_names(
-    rg: str, target: str, census: Census, said: RgSaid, launch: Launch = HERE
+    rg: str,
+    target: str,
+    census: Census,
+    said: RgSaid,
+    launch: Launch = HERE,
+    *,
+    options: SearchOptions = DEFAULT_OPTIONS,
 ) -> list[bytes]:
-    """The binary files of a census by name: the files `rg --files` walks to that rg
-    neither counted nor reported it could not read (as rg displays a name, lossily)."""
+    """The binary files of a census by name: the files `rg --files` walks to (with the
+    census's `options`) that rg neither counted nor reported it could not read (as rg
+    displays a name, lossily)."""
     if not census.binary:
         return []
-    output, _ = run_to_end(files_argv(rg, launch.operand(target)), launch)
+    output, _ = run_to_end(files_argv(rg, launch.operand(target), options), launch)
     read = census.read()
     walked = [path for path in output.split(b"\0")[:-1] if path not in read]
     if len(walked) == census.binary:
@@ -259,13 +266,14 @@ def _census_count(rg: str, query: Query, target: str, *, cap: int, launch: Launc
     if query.filters.active:
         searched = kept_by_filters(query, target, given)
         found = [item for item in found if searched(item[0])]
-        binary = [path for path in binary_names(rg, target, census, said, launch) if searched(path)]
+        named = binary_names(rg, target, census, said, launch, options=query.options)
+        binary = [path for path in named if searched(path)]
     ordered = in_path_order(found)
     tally = cut_at_cap(ordered, target, said, cap=cap, binary=binary or [], given=given)
     if binary is None:
         if not tally.capped:
             return tally._replace(binary=census.binary)
-        binary = binary_names(rg, target, census, said, launch)
+        binary = binary_names(rg, target, census, said, launch, options=query.options)
     if not tally.capped:
         return tally._replace(binary=len(binary))
     # The binary files a path-ordered scan meets before it stops in its last file.

@@ -244,6 +244,9 @@ def notice_text(notice: Notice) -> str:
                 if notice.binary
                 else "ignored, hidden and excluded files"
             )
+            if notice.max_filesize is not None:
+                size = f"{arg('max_filesize')} {quote(notice.max_filesize)}"
+                skipped = f"files over {size}, {skipped}"
             return f"no matches{among}; not searched: {skipped}{exclusions()}"
         case NoMatchNotice(wider=True):
             return "no matches in the whole file, nor under .; check the term and the mode"

@@ -53,9 +53,9 @@ INSTRUCTIONS = (
     "Paths are relative to the first root; nothing outside the roots is searched. "
     "Counts are matching lines. mode: fixed "
     "(substring, default), word, identifier (not touching [A-Za-z0-9_]) or regex "
-    "(ripgrep's; an unescaped | is refused). type (ripgrep's names: py, rust, js...) and "
-    "glob (gitignore-style, !GLOB excludes; one with / is matched from the first root) "
-    "only narrow the files searched. def (scout, show): only lines naming a definition. "
+    "(ripgrep's; an unescaped | is refused). type (ripgrep's names) and "
+    "glob (gitignore-style, !GLOB excludes; with /: from the first root) "
+    "only narrow the search. def (scout, show): only lines naming a definition. "
     "A refused or capped answer's `next:` line is the narrowing call."
 )
 
