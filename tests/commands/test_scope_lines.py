@@ -1,6 +1,6 @@
 """D31 in the use cases and the renderers, with a fake `Scopes`: which lines are asked
 about, and how the answers are printed (before the snippet, in line order, once per
-answer, cut to 800 bytes). Which definitions a real parse finds is tests/engine/."""
+answer, cut to 120 bytes). Which definitions a real parse finds is tests/engine/."""
 
 from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
@@ -89,15 +89,30 @@ def test_sample_asks_for_the_first_and_last_match_of_each_shown_cluster() -> Non
     assert "2-    def take(self):" in text.split("\n")
 
 
-def test_a_long_header_is_cut_to_800_bytes_from_its_start() -> None:
-    long_header = Scope(1, b"def f(" + b"a, " * 400 + b"):")
+def test_a_long_header_is_cut_to_120_bytes_from_its_start() -> None:
+    """D55: a scope line is short; the match line under it keeps D8's 800 bytes."""
+    long_header = Scope(1, b"def f(" + b"a, " * 400 + b"):", name=(4, 5))
     scopes = FakeScopes({3: (long_header,)})
     engine = FakeSearcher(files={"pool.py": SOURCE})
     report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=0, scopes=scopes)
     (first, *_) = _body(render_show(report, COMMAND_LINE))
     assert first.startswith("1=def f(a, a, ")
-    assert len(first.encode()) <= 800
-    assert first.endswith("bytes]")
+    assert len(first.encode()) <= 120
+    assert first.endswith(f"…[+{1208 - (120 - 2 - len('…[+1208 bytes]'.encode()))} bytes]")
+
+
+def test_a_name_past_the_head_is_kept_whole() -> None:
+    """D55: the header starts at its name, marked with the bytes left out before it."""
+    text = b"public static " + b"Map<K, V> " * 12 + b"groupRetries(" + b"int a, " * 30 + b") {"
+    at = text.index(b"groupRetries")
+    header = Scope(1, text, name=(at, at + len(b"groupRetries")))
+    scopes = FakeScopes({3: (header,)})
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, "hit = 1", "pool.py", FIXED, line=None, context=0, scopes=scopes)
+    (first, *_) = _body(render_show(report, COMMAND_LINE))
+    assert first.startswith(f"1=[+{at} bytes]…groupRetries(int a, ")
+    assert len(first.encode()) <= 120
+    assert first.endswith(" bytes]")
 
 
 def test_show_scope_prints_the_definition_and_its_scopes_above_it() -> None:

@@ -73,7 +73,7 @@ def test_the_definitions_around_a_line(file: str, line: int, headers: list[int])
 
 def test_a_header_is_the_line_as_in_the_file() -> None:
     found = _of("src/table.c", [20])
-    assert found[20] == (Scope(line=16, text=b"backoff(int attempt)"),)
+    assert found[20] == (Scope(line=16, text=b"backoff(int attempt)", name=(0, 7)),)
 
 
 def test_a_file_without_a_grammar_gets_none() -> None:
@@ -100,7 +100,7 @@ def test_a_file_above_the_size_limit_gets_none(tmp_path: Path) -> None:
 def test_crlf_lines_are_placed_and_their_headers_cut_at_the_ending(tmp_path: Path) -> None:
     (tmp_path / "w.py").write_bytes(b"class A:\r\n    def f(self):\r\n        return 1\r\n")
     found = _of("w.py", [3], tmp_path)
-    assert found[3] == (Scope(1, b"class A:"), Scope(2, b"    def f(self):"))
+    assert found[3] == (Scope(1, b"class A:", (6, 7)), Scope(2, b"    def f(self):", (8, 9)))
 
 
 @pytest.mark.parametrize(

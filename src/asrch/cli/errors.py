@@ -247,6 +247,8 @@ def arguments_count(command: str, tokens: Sequence[str]) -> ArgumentError:
             rest = [a.spelling for a in positionals if a.required]
             needs += f", or {' and '.join([*rest, f'{other.spelling} {other.metavar}'])}"
     if len(got) < len(required):
+        if (missing := _missing_line(command, tokens[1:], got)) is not None:
+            return missing
         listed = " ".join(quote(a) for a in got)
         received = "no argument" if not got else f"{len(got)} argument{'s' if len(got) > 1 else ''}"
         received += " besides options" + (f": {listed}" if got else "")
@@ -262,6 +264,23 @@ def arguments_count(command: str, tokens: Sequence[str]) -> ArgumentError:
         f"unexpected argument for {command}: {' '.join(quote(a) for a in extra)}"
         f"{note}; see the usage below",
         with_help=True,
+    )
+
+
+def _missing_line(command: str, tokens: Sequence[str], got: Sequence[str]) -> ArgumentError | None:
+    """`show --scope FILE`: one argument, `--scope` without `--line` (item 9 of issue
+    40). The call means a window: say the one thing missing, as the MCP tool does, not
+    the whole usage."""
+    arguments = {a.name: a for a in _arguments(command)}
+    scope, line = arguments.get("scope"), arguments.get("line")
+    if scope is None or line is None or len(got) != 1:
+        return None
+    typed = {t.partition("=")[0] for t in _options(tokens)}
+    if typed.isdisjoint(_spellings(scope)) or not typed.isdisjoint(_spellings(line)):
+        return None
+    return ArgumentError(
+        f"{scope.spelling} needs {line.spelling} {line.metavar}, the line whose unit to print "
+        f"(or QUERY before {quote(got[0])}, to print each match's)"
     )
 
 

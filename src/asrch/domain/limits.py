@@ -49,6 +49,10 @@ LINE_CAP = 800
 MATCH_LEAD = 200
 """Printed bytes kept before the first match when a long line is cut around it (D8)."""
 
+SCOPE_LINE_CAP = 120
+"""Bytes in a scope line (`N=text`), marker included (D55): a header says where, in short;
+one that does not show its name whole in its head starts at the name."""
+
 SCOPE_DEPTH = 3
 """Scope lines before one match at most: the innermost definitions are kept (D31)."""
 

@@ -12,6 +12,9 @@ class Scope(NamedTuple):
     line: int
     text: bytes
     """The header line as in the file, line ending removed."""
+    name: Span | None = None
+    """Where the definition's name stands in `text` (byte offsets), when the parse names
+    it on this line: a scope line cut short keeps it whole (D55)."""
 
 
 class Placements(NamedTuple):

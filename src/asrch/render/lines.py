@@ -173,17 +173,25 @@ def fit_excerpt(prefix: str, raw: bytes, first_match: Span | None, excerpt: Exce
     return fit_line(prefix, cast("bytes", _Kept(raw, excerpt)), first_match)
 
 
-def fit_line(prefix: str, raw: bytes, first_match: Span | None = None) -> str:
-    """`prefix` and the visible text of one source line, in at most LINE_CAP bytes (D8).
+def fit_line(
+    prefix: str,
+    raw: bytes,
+    first_match: Span | None = None,
+    *,
+    cap: int = LINE_CAP,
+    lead: int = MATCH_LEAD,
+) -> str:
+    """`prefix` and the visible text of one source line, in at most `cap` bytes (D8).
 
     A line that does not fit is cut on a character boundary and marked with the bytes
     of the line left out: `…[+N bytes]` at the end, and `[+N bytes]…` at the start when
     the cut is made around the first match. That happens when the match would not show
-    whole in the head of the line: the kept part then starts up to MATCH_LEAD printed
-    bytes before the match, or earlier when the rest of the line fits, so the room is used.
+    whole in the head of the line: the kept part then starts up to `lead` printed bytes
+    before the match, or earlier when the rest of the line fits, so the room is used. A
+    scope line (D55) passes its own `cap` and the definition's name as `first_match`.
     """
     total = content_end(raw)
-    room = LINE_CAP - _size(prefix)
+    room = cap - _size(prefix)
     if total <= room:
         text = visible_text(raw)
         if _size(text) <= room:
@@ -192,7 +200,7 @@ def fit_line(prefix: str, raw: bytes, first_match: Span | None = None) -> str:
     head, head_end = _forward(raw, 0, room - right, total)
     if first_match is not None and first_match[1] > head_end:
         match = _char_start(raw, first_match[0], total)
-        before, start = _backward(raw, match, MATCH_LEAD)
+        before, start = _backward(raw, match, lead)
         if start > 0:
             left = LEFT_MARKER.format(start)
             after, end = _forward(raw, match, room - _size(left) - _size(before) - right, total)

@@ -2,6 +2,7 @@
 for the definitions around a match, `--` between snippets (`-- K lines --` where
 `show --scope` leaves K lines of a definition out, D46)."""
 
+from asrch.domain.limits import SCOPE_LINE_CAP
 from asrch.domain.lines import Scope, SourceLine
 from asrch.domain.sample import Snippet
 from asrch.render.lines import fit_excerpt, fit_line
@@ -16,8 +17,9 @@ def source_line(line: SourceLine) -> str:
 
 
 def scope_line(scope: Scope) -> str:
-    """`N=text` (D31, git grep's `--show-function` mark), cut to 800 bytes from its start."""
-    return fit_line(f"{scope.line}=", scope.text, None)
+    """`N=text` (D31, git grep's `--show-function` mark), cut to 120 bytes (D55): from its
+    start, or from its name when the name would not show whole in the head."""
+    return fit_line(f"{scope.line}=", scope.text, scope.name, cap=SCOPE_LINE_CAP, lead=0)
 
 
 TOP_LEVEL = "(top level)"

@@ -16,7 +16,7 @@ from asrch.engine.scopes.first_branches import FirstBranches
 from asrch.engine.scopes.grammars import grammar_of
 from asrch.engine.scopes.parse import Budget, OverBudgetError, file_deadline, parse
 from asrch.engine.scopes.verdicts import Verdicts
-from asrch.engine.scopes.walk import Walk, header_row, placed
+from asrch.engine.scopes.walk import Walk, header_row, name_span, placed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -162,7 +162,9 @@ class TreeSitterScopes:
                 header = header_row(node)
                 if header >= row or (scopes and scopes[-1].line == header + 1):
                     continue
-                scopes.append(Scope(line=header + 1, text=_line_text(data, starts, header)))
+                said = _line_text(data, starts, header)
+                name = name_span(node, starts[header], starts[header] + len(said))
+                scopes.append(Scope(line=header + 1, text=said, name=name))
             out[line.number] = tuple(scopes[-SCOPE_DEPTH:])
             if _heads(walk, row, start, text):
                 heads.add(line.number)

@@ -20,6 +20,11 @@ if TYPE_CHECKING:
 
 def header_row(node: Node) -> int:
     """The row that names a definition: `static int` / `main(void)` names it on the second."""
+    return int((_name_node(node) or node).start_point[0])
+
+
+def _name_node(node: Node) -> Node | None:
+    """The node that names a definition, if the grammar gives one."""
     named = node.child_by_field_name("name")
     if named is None and node.type in ("function_definition", "declaration"):
         # C and C++ name a function or a table by its declarator, not by a `name`; the
@@ -27,7 +32,15 @@ def header_row(node: Node) -> int:
         named = node.child_by_field_name("declarator")
         while named is not None and (inner := _declarator(named)):
             named = inner
-    return int((named or node).start_point[0])
+    return named
+
+
+def name_span(node: Node, line_start: int, line_end: int) -> tuple[int, int] | None:
+    """Where a definition's name stands in its header line (D55), if it does."""
+    named = _name_node(node)
+    if named is None or named.start_byte < line_start or named.end_byte > line_end:
+        return None
+    return int(named.start_byte) - line_start, int(named.end_byte) - line_start
 
 
 def _declarator(node: Node) -> Node | None:
