@@ -6,6 +6,7 @@ from asrch.commands.sample import run_sample
 from asrch.commands.show import run_show
 from asrch.domain.lines import Definition, Scope
 from asrch.domain.query import SearchOptions
+from asrch.domain.units import Around, Fold, Unit
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
 from asrch.spelling import COMMAND_LINE
@@ -30,7 +31,7 @@ TAKE = Scope(2, b"    def take(self):")
 
 
 def _body(text: str) -> list[str]:
-    return [ln for ln in text.split("\n") if ln[:1].isdigit() or ln == "--"]
+    return [ln for ln in text.split("\n") if ln[:1].isdigit() or ln.startswith("--")]
 
 
 def test_show_prints_each_header_once_before_the_snippet_that_needs_it() -> None:
@@ -116,26 +117,65 @@ def test_a_name_past_the_head_is_kept_whole() -> None:
 
 
 def test_show_scope_prints_the_definition_and_its_scopes_above_it() -> None:
-    """D46: the definition's lines in place of the --context window; the scope lines of
-    line N that lie above it; no term, no line marked."""
-    scopes = FakeScopes({5: (POOL, TAKE)}, Definition(2, 8))
+    """D51: the unit's lines in place of the --context window (a definition of at most 40
+    lines, whole); the scope lines of line N that lie above it; no term, no line marked."""
+    around = Around((Unit("statement", 5, 5), Unit("definition", 2, 8), Unit("definition", 1, 8)))
+    scopes = FakeScopes({5: (POOL, TAKE)}, units={5: around})
     engine = FakeSearcher(files={"pool.py": SOURCE})
     report = run_show(engine, None, "pool.py", FIXED, line=5, context=1, scope=True, scopes=scopes)
     assert scopes.asked == [("pool.py", [-5]), ("pool.py", [5])]
-    assert _body(render_show(report, COMMAND_LINE)) == [
+    text = render_show(report, COMMAND_LINE)
+    assert "  unit: definition\n" in text
+    assert _body(text) == [
         "1=class Pool:",
         *(f"{n}-{line}" for n, line in enumerate(SOURCE.splitlines(), 1) if n >= 2),
     ]
     assert report.definition == Definition(2, 8) and report.matches == 0
 
 
+def test_show_scope_folds_a_docstring_and_keeps_the_scopes_above_the_unit() -> None:
+    """D51: a fold of more than 3 lines is 1 line; line N's scope lines stay above the
+    unit, though N is printed after the fold."""
+    around = Around((Unit("definition", 2, 8),), (Fold("comment", 3, 6),))
+    scopes = FakeScopes({7: (POOL, TAKE)}, units={7: around})
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(engine, None, "pool.py", FIXED, line=7, context=1, scope=True, scopes=scopes)
+    assert _body(render_show(report, COMMAND_LINE)) == [
+        "1=class Pool:",
+        "2-    def take(self):",
+        "-- 4 lines of comment (3-6) --",
+        "7-        w = 5",
+        "8-        return hit",
+    ]
+
+
 def test_show_scope_without_a_definition_is_the_window_and_a_note() -> None:
-    scopes = FakeScopes({}, "uncertain")
+    scopes = FakeScopes({}, units="uncertain")
     engine = FakeSearcher(files={"pool.py": SOURCE})
     report = run_show(engine, "hit", "pool.py", FIXED, line=5, context=1, scope=True, scopes=scopes)
     text = render_show(report, COMMAND_LINE)
     assert _body(text) == ["4-        x = 2", "5-        y = 3", "6-        z = 4"]
     assert text.endswith("note: no definition known: the parse cannot place line 5\n")
+
+
+def test_show_query_scope_widens_each_match_and_refuses_past_3() -> None:
+    """D51: each match's unit, overlapping ones merged and listed once; 4 matches refused."""
+    around = Around((Unit("statement", 3, 3), Unit("definition", 2, 8)))
+    scopes = FakeScopes({3: (POOL,), 8: (POOL,)}, units={3: around, 8: around})
+    engine = FakeSearcher(files={"pool.py": SOURCE})
+    report = run_show(
+        engine, "hit", "pool.py", FIXED, line=None, context=0, scope=True, scopes=scopes
+    )
+    text = render_show(report, COMMAND_LINE)
+    assert "units[kind,lines]:\n  definition,2-8\n" in text
+    assert _body(text)[:2] == ["1=class Pool:", "2-    def take(self):"]
+    assert _body(text)[-1] == "8:        return hit"
+    many = FakeSearcher(files={"pool.py": SOURCE.replace("x = 2", "hit = 2").replace("y", "hit")})
+    refused = run_show(
+        many, "hit", "pool.py", FIXED, line=None, context=0, scope=True, scopes=scopes
+    )
+    assert refused.refused and refused.snippets == ()
+    assert "more than the 3 show --scope widens" in render_show(refused, COMMAND_LINE)
 
 
 # --- D48: a match that leaves the chain printed last says so ------------------------------

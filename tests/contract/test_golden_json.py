@@ -294,6 +294,12 @@ def _same_show(text: toon.Answer, answer: dict[str, Any], status: int, cwd: Path
         assert None is answer["line"] is answer["window"] is answer["window_matches"]
         _counts(f["matches"], answer["matches"], answer["capped"], "matches")
     assert answer["refused"] == (status == 3)
+    # D51: the unit printed (with --line, its kind; without, the table of units).
+    units = answer["units"] or []
+    assert f.get("unit") == (units[0]["kind"] if "window" in f and units else None)
+    if "window" not in f:
+        rows = text.tables["units"].rows if "units" in text.tables else []
+        assert rows == [{"kind": u["kind"], "lines": f"{u['start']}-{u['end']}"} for u in units]
     assert _lines(text.snippets) == _json_lines(answer["snippets"])
     heads = _heads(cwd, answer["file"], answer["snippets"])
     assert text.scopes == _printed_scopes(answer["snippets"], heads)

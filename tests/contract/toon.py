@@ -18,7 +18,7 @@ _HEADER = re.compile(r"^== (\d+)(?:-(\d+))? \((\d+) hits?(?:, cluster (\d+)/(\d+
 """A cluster: `START-END` (`START` alone for 1 line), its hits, and `cluster I/C` when the
 clusters take more than 1 page."""
 _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
-_ELIDED = re.compile(r"-- [0-9]+ lines --")
+_ELIDED = re.compile(r"-- [0-9]+ lines( of (docstring|comment) \([0-9]+-[0-9]+\))? --")
 _SCOPE = re.compile(r"^(\d+)=(.*)$")
 _ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -180,7 +180,7 @@ def read(text: str) -> Answer:
             assert start is not None and hits is not None, line
             answer.clusters.append(Cluster(start, end or start, hits, index, of, [[]]))
             snippets = answer.clusters[-1].snippets
-        elif line == "--" or _ELIDED.fullmatch(line):  # `-- K lines --`: show --scope (D46)
+        elif line == "--" or _ELIDED.fullmatch(line):  # `-- K lines --`: show --scope (D46, D51)
             snippets.append([])
         elif m := _SCOPE.match(line):
             answer.scopes.append((int(m.group(1)), m.group(2)))

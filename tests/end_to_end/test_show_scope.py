@@ -62,7 +62,6 @@ def test_two_arguments_are_the_query_and_the_file(tree: Path) -> None:
     [
         (["src/pool.py"], "got 1 argument besides options: src/pool.py"),
         ([], "got no argument besides options"),
-        (["--scope", "src/pool.py"], "got 1 argument besides options: src/pool.py"),
     ],
 )
 def test_without_line_the_query_is_needed(tree: Path, args: list[str], got: str) -> None:
@@ -71,6 +70,17 @@ def test_without_line_the_query_is_needed(tree: Path, args: list[str], got: str)
     assert (done.status, done.stdout) == (2, b"")
     assert first == (
         f"error: show needs QUERY and FILE, or FILE and --line N, {got}; see the usage below"
+    )
+
+
+@pytest.mark.parametrize("args", [["--scope", "src/pool.py"], ["src/pool.py", "--scope"]])
+def test_scope_without_line_or_query_says_line_is_missing(tree: Path, args: list[str]) -> None:
+    """Issue 40 item 9: 1 line that names what is missing, as the MCP tool does."""
+    done = show(tree, *args)
+    assert (done.status, done.stdout) == (2, b"")
+    assert done.stderr.decode() == (
+        "error: --scope needs --line N, the line whose unit to print "
+        "(or QUERY before src/pool.py, to print each match's)\n"
     )
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from asrch.domain.definitions import NameLines, NotParsed
 from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
+from asrch.domain.units import Around
 
 
 class FakeScopes:
@@ -15,7 +16,9 @@ class FakeScopes:
         definition: Definition | Unplaced = "none",
         heads: frozenset[int] = frozenset(),
         names: dict[str, NameLines | NotParsed] | None = None,
+        units: dict[int, Around | Unplaced] | Unplaced | None = None,
     ) -> None:
+        self.units_found = units
         self.names_of = names or {}
         """D52: per file, its definition name lines (or why not parsed); none: no grammar."""
         self.found = found
@@ -37,6 +40,14 @@ class FakeScopes:
         self.asked.append((file, [0, *(line.number for line in lines)]))
         return self.names_of.get(file, "no_grammar")
 
+    def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
+        self.asked.append((file, [-n for n in lines]))
+        if self.units_found is None:
+            return dict.fromkeys(lines, "none")
+        if isinstance(self.units_found, str):
+            return self.units_found
+        return {n: self.units_found.get(n, "none") for n in lines}
+
 
 class NoScopes:
     """A `Scopes` that knows none: for tests of answers that print no scope lines."""
@@ -49,6 +60,9 @@ class NoScopes:
 
     def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
         return "no_grammar"
+
+    def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
+        return dict.fromkeys(lines, "none")
 
 
 NO_SCOPES = NoScopes()

@@ -4,11 +4,12 @@ from asrch.commands.arguments import CONTEXT, LINE
 from asrch.commands.checks import query_first, require_file
 from asrch.commands.options import filters_of, require_kept, single_query
 from asrch.commands.zero import probe_of, zero_notices
+from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import Tally
 from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
 from asrch.domain.errors import InputError
-from asrch.domain.limits import SCAN_CAP, SHOW_MAX_MATCHES
-from asrch.domain.lines import Definition, FileScan
+from asrch.domain.limits import SCAN_CAP, SCOPE_MAX_MATCHES, SHOW_MAX_MATCHES
+from asrch.domain.lines import FileScan, FileWindow, SourceLine, Unplaced
 from asrch.domain.notices import DefinitionsNotice, NoMatchNotice
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
@@ -16,10 +17,13 @@ from asrch.domain.show import (
     ShowReport,
     build_line_report,
     build_show_report,
+    build_units_report,
     scope_lines_of_show,
+    scope_refused,
     with_show_scopes,
 )
 from asrch.domain.text_safety import quote
+from asrch.domain.units import Fold, Unit, choose, cut, folded
 from asrch.domain.words import arg
 
 
@@ -35,13 +39,16 @@ def run_show(
     definitions: bool = False,
     scopes: Scopes,
 ) -> ShowReport:
-    """`scopes`: where the printed lines sit in their file, and the definition that
-    `scope` asks for (D31, D46). Without a `term` (`show FILE --line N`, D46) no line is
-    marked; the query's term is empty."""
+    """`scopes`: where the printed lines sit in their file, and the units that `scope`
+    asks for (D31, D51). Without a `term` (`show FILE --line N`, D46) no line is marked;
+    the query's term is empty."""
     if line is None and term is None:
+        if scope:
+            raise InputError(
+                f"{arg('scope')} needs {arg('line')}, the line whose unit to print "
+                f"(or {arg('query')}, to print each match's)"
+            )
         raise InputError(f"show needs {arg('query')} without {arg('line')}; give {arg('query')}")
-    if scope and line is None:
-        raise InputError(f"{arg('scope')} needs {arg('line')}, the line whose definition to print")
     if definitions and line is not None:
         raise InputError(
             f"{arg('definitions')} keeps matches, {arg('line')} prints a window; drop one"
@@ -73,22 +80,17 @@ def run_show(
             notices = zero_notices(
                 searcher, query, file, Tally(), report.notices, directory=False, probe=probe
             )
-            report = report._replace(notices=notices)
+            report = report._replace(notices=notices, scope=scope)
             return report._replace(definitions=DefinitionCount(0)) if definitions else report
+        if scope and scan.matches:
+            report = _widened(searcher, scopes, report, scan)
     else:
         window = searcher.window(query, file, line=line, context=context)
         _require_line(file, line, window.last_line)
-        found = scopes.around(file, line) if scope else None
-        if isinstance(found, Definition):
-            # D46: the definition's lines, in place of the --context window.
-            window = searcher.window(query, file, line=line, context=0, span=found)
-            report = build_line_report(
-                query, file, window, line=line, context=context, definition=found
-            )
+        if scope:
+            report = _unit_report(searcher, scopes, query, file, window, line=line, context=context)
         else:
-            report = build_line_report(
-                query, file, window, line=line, context=context, unplaced=found
-            )
+            report = build_line_report(query, file, window, line=line, context=context)
     # D31: the scope lines of what the report prints; none asked, none parsed.
     lines = scope_lines_of_show(report)
     if not lines:
@@ -109,6 +111,107 @@ def definition_scan(scan: FileScan, file: str, scopes: Scopes) -> tuple[FileScan
         for ln in scan.lines
     )
     return scan._replace(lines=lines, kept=len(kept), matches=len(kept)), judged
+
+
+def _unit_report(
+    searcher: Searcher,
+    scopes: Scopes,
+    query: Query,
+    file: str,
+    window: FileWindow,
+    *,
+    line: int,
+    context: int,
+) -> ShowReport:
+    """`show --line N --scope` (D51): the unit around N in place of the window, or the
+    window and why."""
+    found = scopes.units(file, [line])
+    around = found if isinstance(found, str) else found.get(line, "none")
+    choice = None
+    if not isinstance(around, str):
+        choice = choose(around, line, context, window.last_line)
+    if isinstance(around, str) or choice is None:
+        why: Unplaced = around if isinstance(around, str) else "none"
+        return build_line_report(
+            query, file, window, line=line, context=context, unplaced=why, scope=True
+        )
+    pieces = list(choice.pieces)
+    span = (pieces[0][0], pieces[-1][1])
+    window = searcher.window(query, file, line=line, context=0, span=span)
+    folds = tuple(folded(around.folds, pieces, {line}))
+    return build_line_report(
+        query,
+        file,
+        window,
+        line=line,
+        context=context,
+        pieces=cut(pieces, list(folds)),
+        units=(choice.unit,),
+        folds=folds,
+        scope=True,
+    )
+
+
+def _widened(searcher: Searcher, scopes: Scopes, report: ShowReport, scan: FileScan) -> ShowReport:
+    """`show QUERY FILE --scope` (D51): each match's unit when there are at most
+    `SCOPE_MAX_MATCHES`, windows that overlap merged; more is refused with the count."""
+    if report.refused or report.matches > SCOPE_MAX_MATCHES:
+        first = next((ln.number for ln in scan.lines if ln.is_match), None)
+        return scope_refused(report, None if report.refused else first)
+    file, context = report.file, report.context
+    matches = [ln.number for ln in scan.lines if ln.is_match]
+    found = scopes.units(file, matches)
+    last_line = max((ln.number for ln in scan.lines), default=1)
+    chosen: list[Unit] = []
+    ranges: list[tuple[int, int]] = []
+    every_fold: list[Fold] = []
+    unplaced: list[tuple[int, Unplaced]] = []
+    spans: list[tuple[int, int]] = []
+    for n in matches:
+        around = found if isinstance(found, str) else found.get(n, "none")
+        choice = None
+        if not isinstance(around, str):
+            choice = choose(around, n, context, None)
+        if isinstance(around, str) or choice is None:
+            unplaced.append((n, around if isinstance(around, str) else "none"))
+            ranges += merge_windows([n], context, context, last=last_line)
+            continue
+        chosen.append(choice.unit)
+        ranges += choice.pieces
+        spans.append((choice.pieces[0][0], choice.pieces[-1][1]))
+        every_fold += around.folds
+    pieces = _hull(ranges)
+    units = _outermost(chosen)
+    folds = tuple(folded(tuple(dict.fromkeys(every_fold)), pieces, set(matches)))
+    lines: dict[int, SourceLine] = {ln.number: ln for ln in scan.lines}
+    for start, end in _hull(spans):
+        window = searcher.window(report.query, file, line=start, context=0, span=(start, end))
+        lines.update({ln.number: ln for ln in window.lines})
+    ordered = tuple(lines[n] for n in sorted(lines))
+    return build_units_report(
+        report, ordered, cut(pieces, list(folds)), units=units, folds=folds, unplaced=unplaced
+    )
+
+
+def _hull(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans to read, overlapping or touching ones as one."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def _outermost(units: list[Unit]) -> tuple[Unit, ...]:
+    """The units printed, in line order: one inside another is part of it."""
+    out: list[Unit] = []
+    for unit in sorted(set(units), key=lambda u: (u.start, -u.end)):
+        if out and out[-1].start <= unit.start and unit.end <= out[-1].end:
+            continue
+        out.append(unit)
+    return tuple(out)
 
 
 def _require_line(file: str, line: int, last_line: int) -> None:

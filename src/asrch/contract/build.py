@@ -228,6 +228,10 @@ def show_answer(report: ShowReport) -> ShowAnswer:
         "definition": None
         if definition is None
         else {"start": definition.start, "end": definition.end},
+        "units": tuple({"kind": u.kind, "start": u.start, "end": u.end} for u in report.units)
+        if report.scope
+        else None,
+        "folds": tuple({"kind": f.kind, "start": f.start, "end": f.end} for f in report.folds),
         "window_matches": report.matches if at_line and report.queried else None,
         "last_line": report.last_line if at_line else None,
         "context": report.context,

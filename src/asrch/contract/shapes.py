@@ -370,6 +370,25 @@ class Window(TypedDict):
     end: LineNumber
 
 
+class UnitShape(TypedDict):
+    """A syntactic unit `show --scope` printed (D51)."""
+
+    kind: Annotated[
+        Literal["definition", "if", "branch", "loop", "match", "try", "block", "statement"],
+        Doc("What it is: a branch is one arm of an if, match or try."),
+    ]
+    start: LineNumber
+    end: LineNumber
+
+
+class FoldShape(TypedDict):
+    """A docstring or comment block left out of a unit, printed as one line (D51)."""
+
+    kind: Literal["docstring", "comment"]
+    start: LineNumber
+    end: LineNumber
+
+
 # --- the answers ---------------------------------------------------------------------
 # An answer is the head, its term(s), the search options, its command's own fields and
 # the tail. A TypedDict's keys are its bases' keys in the order the bases are listed,
@@ -519,16 +538,31 @@ class ShowFields(TypedDict):
     ]
     capped: bool
     refused: Annotated[
-        bool, Doc("More than 20 matching lines (or the cap): no snippet, exit status 3.")
+        bool,
+        Doc(
+            "More than 20 matching lines (with `--scope`, 3), or the cap: no snippet, exit "
+            "status 3."
+        ),
     ]
     line: Annotated[LineNumber | None, Doc("`--line N`, or null.")]
     window: Annotated[Window | None, Doc("With `--line`: the range printed.")]
     definition: Annotated[
         Window | None,
         Doc(
-            "With `--scope`: the lines of the definition printed around `line` (D46); "
-            "null without it, or when none is known (a note says why)."
+            "With `--line` and `--scope`: the lines of the unit printed around `line` when "
+            "it is a definition (D46, D51); null otherwise."
         ),
+    ]
+    units: Annotated[
+        tuple[UnitShape, ...] | None,
+        Doc(
+            "With `--scope`: the units printed, in line order (D51); empty where each "
+            "window was printed instead (a note says why); null without `--scope`."
+        ),
+    ]
+    folds: Annotated[
+        tuple[FoldShape, ...],
+        Doc("The docstrings and comment blocks printed as one line each (D51)."),
     ]
     window_matches: Annotated[
         Count | None, Doc("With `--line` and a query: matching lines in the window.")

@@ -35,10 +35,15 @@ SCOUT_LIST_BYTES = 2_000
 
 SHOW_MAX_MATCHES = 20
 SHOW_CONTEXT_DEFAULT = 2
-SCOPE_WHOLE_MAX = 60
-"""`show --line N --scope` (D46): a definition up to this many lines is printed whole;
-a longer one as its first line, N-SCOPE_AROUND..N+SCOPE_AROUND and its last line."""
+SCOPE_UNIT_MAX = 40
+"""`show --scope` (D51): a unit (a definition, a block, a statement) of up to this many
+lines is printed whole; a longer one as its first line, N-SCOPE_AROUND..N+SCOPE_AROUND and
+its last line."""
 SCOPE_AROUND = 5
+SCOPE_FOLD_MIN = 4
+"""A docstring or comment block of at least this many lines is folded into one line (D51)."""
+SCOPE_MAX_MATCHES = 3
+"""`show QUERY FILE --scope` widens each match up to this many matching lines (D51)."""
 SAMPLE_CLUSTERS_DEFAULT = 3
 CLUSTER_GAP = 2
 """Matches whose line numbers differ by at most this share a cluster (D18)."""

@@ -36,9 +36,10 @@ class Definition(NamedTuple):
     end: int
 
 
-Unplaced = Literal["none", "no_grammar", "too_large", "unreadable", "uncertain"]
+Unplaced = Literal["none", "no_grammar", "too_large", "unreadable", "uncertain", "binary"]
 """Why no definition is given for a line: none encloses it; the file has no grammar, is
-too large to parse or could not be read; the parse cannot place the line (D31)."""
+too large to parse or could not be read; the parse cannot place the line (D31); the file
+holds a NUL byte, as a binary file does (D51: not parsed)."""
 
 
 class Excerpt(NamedTuple):

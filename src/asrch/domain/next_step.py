@@ -128,8 +128,15 @@ def sample_step(
     return step("show", [*_file(query, file), *carried(query), ("line", first_match)])
 
 
-def show_step(query: Query, file: str, *, refused: bool) -> NextStep:
-    return step("sample", [*_file(query, file), *carried(query)]) if refused else NO_STEP
+def show_step(query: Query, file: str, *, refused: bool, scope_line: int | None = None) -> NextStep:
+    """A refused show: `sample` the file; a refused `--scope` (D51) whose matches are
+    known: `--line --scope` at the first of them."""
+    if not refused:
+        return NO_STEP
+    if scope_line is not None:
+        at = [("line", scope_line), ("scope", True)]
+        return step("show", [*_file(query, file), *carried(query), *at])
+    return step("sample", [*_file(query, file), *carried(query)])
 
 
 def _file(query: Query, file: str) -> list[tuple[str, Value]]:

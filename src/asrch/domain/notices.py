@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 from asrch.domain.boundaries import loose_edges
 from asrch.domain.counting import Tally, relative_to
 from asrch.domain.definitions import Unjudged
-from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP
+from asrch.domain.limits import BROAD_FILES, BROAD_MATCHES, SCAN_CAP, SHOW_MAX_MATCHES
 from asrch.domain.lines import Unplaced
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
@@ -208,6 +208,8 @@ class RefusedNotice(NamedTuple):
     mode: Mode = Mode.FIXED
     """What would narrow depends on it, as for `BroadNotice`."""
     bounded_narrows: bool = True
+    most: int = SHOW_MAX_MATCHES
+    """The most this show prints: `SCOPE_MAX_MATCHES` under `--scope` (D51)."""
     kind: Literal["refused"] = "refused"
 
 

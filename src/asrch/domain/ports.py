@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         Unplaced,
     )
     from asrch.domain.query import Query
+    from asrch.domain.units import Around
 
 
 class Entry(Enum):
@@ -184,4 +185,10 @@ class Scopes(Definitions, Protocol):
     def around(self, file: str, line: int) -> Definition | Unplaced:
         """The innermost definition enclosing `line` (D46), or why none is given, by the
         same rules as `of`: never a guessed one."""
+        ...
+
+    def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
+        """For each of `lines`, the syntactic units that hold it and the docstrings and
+        comment blocks near it (D51, `show --scope`), or why none is given, for the line or
+        the whole file: by the same rules as `of`, never guessed."""
         ...

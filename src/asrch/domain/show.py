@@ -5,7 +5,7 @@ from typing import NamedTuple
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.definitions import DefinitionCount
-from asrch.domain.limits import SCOPE_AROUND, SCOPE_WHOLE_MAX, SHOW_MAX_MATCHES
+from asrch.domain.limits import SCOPE_MAX_MATCHES, SHOW_MAX_MATCHES
 from asrch.domain.lines import (
     Definition,
     FileScan,
@@ -25,6 +25,7 @@ from asrch.domain.notices import (
 )
 from asrch.domain.query import Query
 from asrch.domain.sample import Snippet, scoped
+from asrch.domain.units import Fold, Unit
 from asrch.domain.words import NextStep
 
 
@@ -43,9 +44,16 @@ class ShowReport(NamedTuple):
     notices: tuple[Notice, ...] = ()
     next_step: NextStep = NO_STEP
     definition: Definition | None = None
-    """`--scope` (D46): the definition printed in place of the `--context` window."""
+    """`--line N --scope`: the lines of the unit printed when it is a definition (D46)."""
     definitions: DefinitionCount | None = None
     """`--def` (D52): every matching line looked at, and those not judged; None without."""
+    scope: bool = False
+    """`--scope` was asked (D51): `units` says what was printed."""
+    units: tuple[Unit, ...] = ()
+    """`--scope` (D51): the units printed in place of the `--context` windows, in line
+    order; none where a note says why the window was printed instead."""
+    folds: tuple[Fold, ...] = ()
+    """The docstrings and comment blocks left out of the units printed, one line each."""
 
     @property
     def queried(self) -> bool:
@@ -103,17 +111,6 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
     )
 
 
-def definition_pieces(definition: Definition, line: int) -> list[tuple[int, int]]:
-    """What `--scope` prints of `definition` (D46): all of it up to SCOPE_WHOLE_MAX lines;
-    else its first line, `line` ± SCOPE_AROUND inside it, and its last line, pieces
-    that touch or overlap printed as one."""
-    start, end = definition
-    if end - start + 1 <= SCOPE_WHOLE_MAX:
-        return [(start, end)]
-    around = range(max(start, line - SCOPE_AROUND), min(end, line + SCOPE_AROUND) + 1)
-    return merge_windows([start, *around, end], 0, 0)
-
-
 def build_line_report(
     query: Query,
     file: str,
@@ -121,16 +118,20 @@ def build_line_report(
     *,
     line: int,
     context: int,
-    definition: Definition | None = None,
+    pieces: list[tuple[int, int]] | None = None,
+    units: tuple[Unit, ...] = (),
+    folds: tuple[Fold, ...] = (),
     unplaced: Unplaced | None = None,
+    scope: bool = False,
 ) -> ShowReport:
     """The lines around `line`, matches marked; never refused for the match count. With
-    `definition` (`--scope`), the pieces of it instead; `unplaced`: why none is given."""
+    `pieces` (`--scope`, D51), those ranges of the `units` instead, `folds` left out;
+    `unplaced`: why the `--context` window is printed instead."""
     by_number = {ln.number: ln for ln in window.lines}
-    if definition is None:
+    if pieces is None:
         windows = merge_windows([line], context, context, last=window.last_line)
     else:
-        windows = definition_pieces(definition, line)
+        windows = pieces
     snippets = _snippets(windows, by_number)
     notices: list[Notice] = []
     if unplaced is not None:
@@ -139,6 +140,9 @@ def build_line_report(
         notices.append(loose)
     if window.skipped:
         notices.append(SkippedNotice(files=window.skipped))
+    definition = None
+    if len(units) == 1 and units[0].kind == "definition":
+        definition = Definition(units[0].start, units[0].end)
     return ShowReport(
         query=query,
         file=file,
@@ -149,6 +153,52 @@ def build_line_report(
         snippets=snippets,
         notices=tuple(notices),
         definition=definition,
+        scope=scope,
+        units=units,
+        folds=folds,
+    )
+
+
+def build_units_report(
+    report: ShowReport,
+    lines: tuple[SourceLine, ...],
+    pieces: list[tuple[int, int]],
+    *,
+    units: tuple[Unit, ...],
+    folds: tuple[Fold, ...],
+    unplaced: list[tuple[int, Unplaced]],
+) -> ShowReport:
+    """`show QUERY FILE --scope` (D51): `report` (its matches, at most
+    `SCOPE_MAX_MATCHES`) printed as `pieces` of `lines`: each match's unit, or its
+    `--context` window where `unplaced` says why none is given."""
+    by_number = {ln.number: ln for ln in lines}
+    why = [NoDefinitionNotice(report.file, n, w) for n, w in unplaced]
+    return report._replace(
+        snippets=_snippets(pieces, by_number),
+        units=units,
+        folds=folds,
+        scope=True,
+        notices=(*why, *report.notices),
+    )
+
+
+def scope_refused(report: ShowReport, first: int | None) -> ShowReport:
+    """`show QUERY FILE --scope` with more than `SCOPE_MAX_MATCHES` matching lines (D51):
+    no snippet, the count and the narrowing said, exit status 3 as any refusal."""
+    notice = RefusedNotice(
+        matches=report.matches,
+        capped=report.capped,
+        mode=report.query.mode,
+        bounded_narrows=report.query.has_word_character,
+        most=SCOPE_MAX_MATCHES,
+    )
+    rest = tuple(n for n in report.notices if not isinstance(n, RefusedNotice))
+    return report._replace(
+        refused=True,
+        snippets=(),
+        scope=True,
+        notices=(notice, *rest),
+        next_step=show_step(report.query, report.file, refused=True, scope_line=first),
     )
 
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from asrch.domain.definitions import NameLines, NotParsed
     from asrch.domain.lines import Definition, Placements, SourceLine, Unplaced
     from asrch.domain.ports import Scopes
+    from asrch.domain.units import Around
 
 
 class ScopeReader:
@@ -33,6 +34,9 @@ class ScopeReader:
 
     def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
         return self._loaded().names(file, lines)
+
+    def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
+        return self._loaded().units(file, lines)
 
     def _loaded(self) -> Scopes:
         if self._parser is None:

@@ -184,6 +184,12 @@ def notice_text(notice: Notice) -> str:
                 narrower = f"a longer term, {arg('identifier')} or {arg('word')}"
             else:  # never the mode in use, nor one that cannot bound the term
                 narrower = "a longer term"
+            if notice.most != SHOW_MAX_MATCHES:  # --scope (D51)
+                return (
+                    f"refused: {at_least}{notice.matches} matching lines, more than the "
+                    f"{notice.most} show {arg('scope')} widens; narrow the term ({narrower}), "
+                    f"or show {arg('line')} N {arg('scope')} for one of them"
+                )
             return (
                 f"refused: {at_least}{notice.matches} matching lines, more than the "
                 f"{SHOW_MAX_MATCHES} show prints; narrow the term ({narrower}), or run sample "
@@ -323,7 +329,9 @@ def _definitions(notice: DefinitionsNotice) -> str:
 def _no_definition(notice: NoDefinitionNotice) -> str:
     """Why `show --scope` printed the `--context` window (D46)."""
     if notice.why == "none":
-        return f"no definition encloses line {notice.line}"
+        return f"no statement, block or definition holds line {notice.line}"
+    if notice.why == "binary":
+        return f"no definition known: {quote(notice.file)} holds a NUL byte (binary), not parsed"
     if notice.why == "no_grammar":
         name = notice.file.rsplit("/", 1)[-1]
         extension = name[name.rfind(".") :] if name.rfind(".") > 0 else ""

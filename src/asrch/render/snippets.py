@@ -121,32 +121,37 @@ def _indent(text: bytes) -> bytes:
 
 
 def snippet_lines(
-    snippets: tuple[Snippet, ...], trail: Trail | None = None, *, elided: bool = False
+    snippets: tuple[Snippet, ...], trail: Trail | None = None, *, gaps: list[str] | None = None
 ) -> list[str]:
     """The snippets, each after the scope lines (D31) and the marks (D48) of its lines.
 
     `trail` follows what this answer printed for the file so far (a sample's clusters
     share one). Scope lines come in line order (outermost first), so numbers only grow
-    down the answer.
+    down the answer. `gaps`: the line between each 2 snippets (`show --scope`: a fold, or
+    lines left out of a unit, D51), `--` by default; then a line asked about (scope
+    known) in a later snippet than the first of a unit printed in pieces has its scope
+    lines printed above the first.
     """
     trail = Trail() if trail is None else trail
     out: list[str] = []
     for i, snippet in enumerate(snippets):
         lines = snippet.lines
-        if i and elided:
-            out.append(f"-- {lines[0].number - snippets[i - 1].lines[-1].number - 1} lines --")
-        elif i:
-            out.append("--")
-        if elided and not i:
-            lines = _above_the_definition(snippets)
+        if i:
+            out.append("--" if gaps is None else gaps[i - 1])
+        elif gaps and not _placed_in(lines):
+            lines = _above_the_unit(snippets)
         out += trail.run(lines)
     return out
 
 
-def _above_the_definition(snippets: tuple[Snippet, ...]) -> tuple[SourceLine, ...]:
-    """The first piece of a definition `show --scope` cut (D46), its first line carrying
+def _placed_in(lines: tuple[SourceLine, ...]) -> bool:
+    return any(ln.scope_known is not None for ln in lines)
+
+
+def _above_the_unit(snippets: tuple[Snippet, ...]) -> tuple[SourceLine, ...]:
+    """The first piece of a unit `show --scope` cut (D46, D51), its first line carrying
     the scope of the line asked about when that line is in a later piece: the definitions
-    around it are printed above the definition, not inside it."""
+    around it are printed above the unit, not inside it."""
     first = snippets[0].lines
     placed = [ln for s in snippets[1:] for ln in s.lines if ln.scope_known is not None]
     if not placed or any(ln.scope_known is not None for ln in first):

@@ -1,0 +1,417 @@
+"""The syntactic units around a line (D51, `show --scope`), from the parse the scope lines
+read: the statements, blocks and definitions that hold the line, and the docstrings and
+comment blocks near it that an answer may fold.
+
+Truth first, as for scope lines: a line the scope walk cannot place gets no unit, and a
+unit whose node holds a parse error is no unit (where it ends is a guess).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from asrch.domain.limits import SCOPE_FOLD_MIN, SCOPE_NODE_VISITS, SCOPE_UNIT_MAX
+from asrch.domain.units import Around, Fold, Unit, UnitKind
+from asrch.engine.scopes.astray import astray_from
+from asrch.engine.scopes.grammars import grammar_of
+from asrch.engine.scopes.parse import OverBudgetError, file_deadline, parse
+from asrch.engine.scopes.reader import line_starts, read_source, verdicts_of
+from asrch.engine.scopes.walk import placed
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tree_sitter import Node
+
+    from asrch.domain.lines import Unplaced
+    from asrch.engine.scopes.grammars import Grammar
+
+
+class Units(NamedTuple):
+    """One language's node types as units (D51)."""
+
+    kinds: dict[str, UnitKind]
+    """Node types and the kind of unit each is (a definition type of the scope reader's
+    grammar is a `definition` besides)."""
+    bodies: frozenset[str]
+    """Node types whose named children are statements (a block, a module, a case body)."""
+    comments: frozenset[str] = frozenset({"comment"})
+    docstrings: bool = False
+    """A string statement first in a body is a docstring (Python)."""
+
+
+_C_LIKE_KINDS: dict[str, UnitKind] = {
+    "if_statement": "if",
+    "else_clause": "branch",
+    "for_statement": "loop",
+    "while_statement": "loop",
+    "do_statement": "loop",
+    "switch_statement": "match",
+    "case_statement": "branch",
+}
+_C_BODIES = frozenset(
+    {
+        "translation_unit",
+        "compound_statement",
+        "case_statement",
+        "preproc_if",
+        "preproc_ifdef",
+        "preproc_else",
+        "preproc_elif",
+    }
+)
+_JS_KINDS: dict[str, UnitKind] = {
+    "if_statement": "if",
+    "else_clause": "branch",
+    "for_statement": "loop",
+    "for_in_statement": "loop",
+    "while_statement": "loop",
+    "do_statement": "loop",
+    "switch_statement": "match",
+    "switch_case": "branch",
+    "switch_default": "branch",
+    "try_statement": "try",
+    "catch_clause": "branch",
+    "finally_clause": "branch",
+    "class_static_block": "block",
+}
+_JS_BODIES = frozenset(
+    {"program", "statement_block", "class_body", "switch_case", "switch_default"}
+)
+
+UNITS: dict[str, Units] = {
+    "tree_sitter_python": Units(
+        {
+            "decorated_definition": "definition",
+            "if_statement": "if",
+            "elif_clause": "branch",
+            "else_clause": "branch",
+            "for_statement": "loop",
+            "while_statement": "loop",
+            "match_statement": "match",
+            "case_clause": "branch",
+            "try_statement": "try",
+            "except_clause": "branch",
+            "except_group_clause": "branch",
+            "finally_clause": "branch",
+            "with_statement": "block",
+        },
+        frozenset({"module", "block"}),
+        docstrings=True,
+    ),
+    "tree_sitter_c": Units(_C_LIKE_KINDS, _C_BODIES),
+    "tree_sitter_cpp": Units(
+        {
+            **_C_LIKE_KINDS,
+            "for_range_loop": "loop",
+            "try_statement": "try",
+            "catch_clause": "branch",
+            "template_declaration": "definition",
+        },
+        _C_BODIES | {"declaration_list", "field_declaration_list"},
+    ),
+    "tree_sitter_rust": Units(
+        {
+            "if_expression": "if",
+            "else_clause": "branch",
+            "for_expression": "loop",
+            "while_expression": "loop",
+            "loop_expression": "loop",
+            "match_expression": "match",
+            "match_arm": "branch",
+            "unsafe_block": "block",
+            "async_block": "block",
+        },
+        frozenset({"source_file", "block", "declaration_list"}),
+        frozenset({"line_comment", "block_comment"}),
+    ),
+    "tree_sitter_go": Units(
+        {
+            "if_statement": "if",
+            "for_statement": "loop",
+            "expression_switch_statement": "match",
+            "type_switch_statement": "match",
+            "select_statement": "match",
+            "expression_case": "branch",
+            "type_case": "branch",
+            "communication_case": "branch",
+            "default_case": "branch",
+        },
+        frozenset(
+            {
+                "source_file",
+                "statement_list",
+                "expression_case",
+                "type_case",
+                "communication_case",
+                "default_case",
+            }
+        ),
+    ),
+    "tree_sitter_javascript": Units(_JS_KINDS, _JS_BODIES),
+    "tree_sitter_typescript": Units(_JS_KINDS, _JS_BODIES),
+    "tree_sitter_java": Units(
+        {
+            "if_statement": "if",
+            "for_statement": "loop",
+            "enhanced_for_statement": "loop",
+            "while_statement": "loop",
+            "do_statement": "loop",
+            "switch_expression": "match",
+            "switch_block_statement_group": "branch",
+            "switch_rule": "branch",
+            "try_statement": "try",
+            "try_with_resources_statement": "try",
+            "catch_clause": "branch",
+            "finally_clause": "branch",
+            "synchronized_statement": "block",
+            "static_initializer": "block",
+        },
+        frozenset(
+            {
+                "program",
+                "block",
+                "class_body",
+                "interface_body",
+                "enum_body_declarations",
+                "constructor_body",
+                "switch_block_statement_group",
+            }
+        ),
+        frozenset({"line_comment", "block_comment"}),
+    ),
+    "tree_sitter_ruby": Units(
+        {
+            "if": "if",
+            "unless": "if",
+            "elsif": "branch",
+            "else": "branch",
+            "while": "loop",
+            "until": "loop",
+            "for": "loop",
+            "case": "match",
+            "case_match": "match",
+            "when": "branch",
+            "in_clause": "branch",
+            "begin": "try",
+            "rescue": "branch",
+            "ensure": "branch",
+            "do_block": "block",
+            "block": "block",
+        },
+        frozenset({"program", "body_statement", "then", "else", "do", "block_body", "begin"}),
+    ),
+    "tree_sitter_bash": Units(
+        {
+            "if_statement": "if",
+            "elif_clause": "branch",
+            "else_clause": "branch",
+            "for_statement": "loop",
+            "c_style_for_statement": "loop",
+            "while_statement": "loop",
+            "case_statement": "match",
+            "case_item": "branch",
+        },
+        frozenset(
+            {
+                "program",
+                "compound_statement",
+                "do_group",
+                "if_statement",
+                "elif_clause",
+                "else_clause",
+                "case_item",
+            }
+        ),
+    ),
+}
+"""Each grammar's node types as units (D51), by the grammar wheel's module (TSX shares
+TypeScript's). A node type not named here is a unit only as a statement of a body."""
+
+
+def _rows(node: Node) -> tuple[int, int]:
+    """The node's first and last line (0-based); a node that ends with its line's newline
+    ends on that line."""
+    first, (last, column) = node.start_point[0], node.end_point
+    if column == 0 and last > first:
+        last -= 1
+    return int(first), int(last)
+
+
+def _unit(node: Node, kind: UnitKind) -> Unit:
+    first, last = _rows(node)
+    return Unit(kind, first + 1, last + 1)
+
+
+def _kind(node: Node, grammar: Grammar, units: Units) -> UnitKind | None:
+    if node.type in grammar.definitions:
+        parent = node.parent
+        if parent is not None and parent.type in grammar.functions_not_in:
+            return "block"  # C: a macro followed by a block (`FOREACH(x) {`)
+        return "definition"
+    kind = units.kinds.get(node.type)
+    if kind is not None:
+        return kind
+    parent = node.parent
+    if node.is_named and parent is not None and parent.type in units.bodies:
+        return None if node.type in units.comments else "statement"
+    return None
+
+
+def _branches(units: Units) -> frozenset[str]:
+    return frozenset(t for t, k in units.kinds.items() if k == "branch")
+
+
+def _first_branch(node: Node, row: int, branches: frozenset[str]) -> Unit | None:
+    """An if's or a try's first part, when `row` is in it: from its first line to the end
+    of what comes before its first `else`/`elif`/`except` clause (no node of its own)."""
+    for child in node.children:
+        if child.type in branches:
+            before = child.prev_sibling
+            if before is None or child.start_point[0] <= row:
+                return None
+            last = _rows(before)[1]
+            if row > last:
+                return None
+            kind: UnitKind = "branch"
+            return Unit(kind, int(node.start_point[0]) + 1, last + 1)
+    return None
+
+
+def units_of(root: Node, grammar: Grammar, data: bytes, target: int) -> tuple[Unit, ...]:
+    """The units that hold byte `target`, innermost first: each node around it that the
+    language's table names, or that is a statement of a body; a node that holds a parse
+    error is none. Nested units with the same lines are one (the outer kind kept: an
+    `if` rather than the statement that is the `if`)."""
+    units = UNITS[grammar.module]
+    branches = _branches(units)
+    row = data.count(b"\n", 0, target)
+    node: Node | None = root.descendant_for_byte_range(target, target)
+    found: list[Unit] = []
+    while node is not None and node.parent is not None:
+        kind = _kind(node, grammar, units)
+        if kind is not None and not node.has_error:
+            if kind in ("if", "try") and (first := _first_branch(node, row, branches)):
+                found.append(first)
+            unit = _unit(node, kind)
+            if found and (found[-1].start, found[-1].end) == (unit.start, unit.end):
+                found[-1] = unit if found[-1].kind == "statement" else found[-1]
+            else:
+                found.append(unit)
+        node = node.parent
+    return tuple(found)
+
+
+def folds_near(
+    root: Node, grammar: Grammar, data: bytes, starts: Sequence[int], row: int
+) -> tuple[Fold, ...]:
+    """The docstrings and blocks of comment lines within `SCOPE_UNIT_MAX` lines of `row`
+    that have at least `SCOPE_FOLD_MIN` lines. A comment line is a comment that begins its
+    line (after blanks); adjacent ones are one block. The walk visits only nodes that
+    reach into those lines, at most `SCOPE_NODE_VISITS`: past it, nothing is folded."""
+    units = UNITS[grammar.module]
+    low = starts[max(0, row - SCOPE_UNIT_MAX)]
+    high_row = row + SCOPE_UNIT_MAX + 1
+    high = starts[high_row] if high_row < len(starts) else len(data)
+    comments: list[tuple[int, int]] = []
+    docstrings: list[tuple[int, int]] = []
+    stack = [root]
+    visits = 0
+    while stack:
+        node = stack.pop()
+        visits += 1
+        if visits > SCOPE_NODE_VISITS:
+            return ()
+        if node.end_byte <= low or node.start_byte >= high:
+            continue
+        if node.type in units.comments:
+            first, last = _rows(node)
+            line_start = starts[first]
+            if not data[line_start : node.start_byte].strip():
+                comments.append((first, last))
+            continue
+        if units.docstrings and _docstring(node):
+            docstrings.append(_rows(node))
+            continue
+        stack.extend(reversed(node.children))
+    out = [Fold("docstring", a + 1, b + 1) for a, b in docstrings]
+    block: list[int] | None = None
+    for first, last in sorted(comments):
+        if block is not None and first <= block[1] + 1:
+            block[1] = max(block[1], last)
+            continue
+        if block is not None:
+            out.append(Fold("comment", block[0] + 1, block[1] + 1))
+        block = [first, last]
+    if block is not None:
+        out.append(Fold("comment", block[0] + 1, block[1] + 1))
+    return tuple(
+        f for f in sorted(out, key=lambda f: f.start) if f.end - f.start + 1 >= SCOPE_FOLD_MIN
+    )
+
+
+def _docstring(node: Node) -> bool:
+    """A string alone as the first statement of a module, class or function body."""
+    if node.type != "expression_statement" or node.named_child_count != 1:
+        return False
+    only = node.named_child(0)
+    if only is None or only.type not in ("string", "concatenated_string"):
+        return False
+    body = node.parent
+    if body is None:
+        return False
+    first = next((c for c in body.named_children if c.type != "comment"), None)
+    return first is not None and first.id == node.id
+
+
+def around_lines(
+    data: bytes, grammar: Grammar, lines: Sequence[int]
+) -> dict[int, Around | Unplaced]:
+    """For each line (1-based), the units around it and the folds near it, or why none is
+    given: past the end or not placed for sure by the scope walk (`uncertain`), as for
+    scope lines. One parse for all the lines."""
+    if b"\x00" in data:
+        return dict.fromkeys(lines, "binary")
+    starts = line_starts(data)
+    deadline = file_deadline(len(lines))  # the parse and walks of this file, together
+    tree = parse(grammar, data, deadline)
+    if tree is None:
+        return dict.fromkeys(lines, "uncertain")
+    astray = astray_from(grammar, tree, data)
+    verdicts = verdicts_of(grammar, data, deadline)
+    out: dict[int, Around | Unplaced] = {}
+    for line in lines:
+        if not 1 <= line <= len(starts):
+            out[line] = "none"
+            continue
+        start = starts[line - 1]
+        end = starts[line] if line < len(starts) else len(data)
+        text = data[start:end]
+        stripped = text.lstrip()
+        target = start + (len(text) - len(stripped) if stripped.strip() else 0)
+        if start >= astray:
+            out[line] = "uncertain"
+            continue
+        try:
+            walk = placed(tree.root_node, target, grammar, verdicts)
+        except OverBudgetError:
+            out[line] = "uncertain"
+            continue
+        if walk.uncertain:
+            out[line] = "uncertain"
+            continue
+        units = units_of(tree.root_node, grammar, data, target)
+        out[line] = Around(units, folds_near(tree.root_node, grammar, data, starts, line - 1))
+    return out
+
+
+def units_in(path: str, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
+    """The `Scopes.units` of the port: `file` (opened as `path`) read as the scope reader
+    reads it, or why none is given for the whole file (no grammar, too large, unreadable)."""
+    grammar = grammar_of(file)
+    if grammar is None:
+        return "no_grammar"
+    data = read_source(path)
+    if isinstance(data, str):
+        return data
+    return around_lines(data, grammar, lines)
