@@ -30,7 +30,14 @@ iteration, N=10,000 crashed (SIGSEGV) and N=4,000 took 10 s. A last row, for ref
 `show` on ordinary C of the largest size (`generated_c`, a top-level `int needle;` in
 its middle): what tree-sitter's parse alone costs at that size.
 
-    python -m bench.scopes [--repeat N] [--hostile-only | --nested-if-only]
+A fourth table (D51, issue 40): `asrch show FILE --line N --scope` on a Python file of
+just under 1 MB (`SCOPE_MAX_BYTES`: a larger one is not parsed at all), made of the
+stdlib's modules in name order (`ASRCH_PY_FILE`: another file), against the same bytes
+as `.txt` (no grammar: the `--context` window and a note), interleaved, wall and CPU
+medians; goal at most `UNIT_GOAL`x the `.txt` answer. Lines asked: a third, a half and
+two thirds of the way down.
+
+    python -m bench.scopes [--repeat N] [--hostile-only | --nested-if-only | --unit-only]
 """
 
 import argparse
@@ -49,6 +56,8 @@ _SCRIPT = Path(PY).parent / "asrch"
 ASRCH = [str(_SCRIPT)] if _SCRIPT.exists() else [PY, "-m", "asrch"]
 TARGET = 150_000
 GOAL_MS = 30.0
+UNIT_BYTES = 990_000
+UNIT_GOAL = 2.0
 
 
 def generated_c(path: Path, target: int = TARGET) -> None:
@@ -209,17 +218,81 @@ def _run(argv: list[str], cwd: Path) -> tuple[float, float]:
     return wall, (usage.ru_utime + usage.ru_stime) * 1000
 
 
+def stdlib_python(path: Path, size: int = UNIT_BYTES) -> None:
+    """The stdlib's modules, in name order, whole, up to `size` bytes."""
+    import sysconfig
+
+    root = Path(sysconfig.get_paths()["stdlib"])
+    parts: list[bytes] = []
+    total = 0
+    for module in sorted(root.glob("*.py")):
+        data = module.read_bytes()
+        if b"\x00" in data or total + len(data) > size:
+            continue
+        parts.append(data if data.endswith(b"\n") else data + b"\n")
+        total += len(parts[-1])
+    path.write_bytes(b"".join(parts))
+
+
+def units(repeat: int) -> None:
+    """D51: `show --line N --scope` on a parsed ~1 MB file against the same bytes as .txt."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        source = os.environ.get("ASRCH_PY_FILE")
+        py_file = root / "big.py"
+        if source:
+            shutil.copyfile(source, py_file)
+        else:
+            stdlib_python(py_file)
+        shutil.copyfile(py_file, root / "big.txt")
+        data = py_file.read_bytes()
+        lines = data.count(b"\n")
+        print(f"file: {source or 'stdlib modules'}, {len(data)} bytes, {lines} lines")
+        print(
+            f"{'show FILE --line N --scope':<34}{'.py ms':>8}{'.txt ms':>9}{'x':>6}"
+            f"{'.py CPU':>9}{'.txt CPU':>10}{'x':>6}  unit"
+        )
+        worst = 0.0
+        for line in (lines // 3, lines // 2, 2 * lines // 3):
+            runs: dict[str, list[tuple[float, float]]] = {"py": [], "txt": []}
+            for _ in range(repeat):
+                for ext, done in runs.items():
+                    argv = [*ASRCH, "show", f"big.{ext}", "--line", str(line), "--scope"]
+                    done.append(_run(argv, root))
+            wall = {e: statistics.median(r[0] for r in rs) for e, rs in runs.items()}
+            cpu = {e: statistics.median(r[1] for r in rs) for e, rs in runs.items()}
+            argv = [*ASRCH, "show", "big.py", "--line", str(line), "--scope"]
+            shown = subprocess.run(argv, cwd=root, capture_output=True, check=True).stdout
+            unit = re.search(rb"^  unit: (\w+)", shown, re.M)
+            worst = max(worst, wall["py"] / wall["txt"], cpu["py"] / cpu["txt"])
+            print(
+                f"{f'line {line}':<34}{wall['py']:>8.0f}{wall['txt']:>9.0f}"
+                f"{wall['py'] / wall['txt']:>6.2f}{cpu['py']:>9.0f}{cpu['txt']:>10.0f}"
+                f"{cpu['py'] / cpu['txt']:>6.2f}  {unit.group(1).decode() if unit else 'none'}"
+            )
+        verdict = "yes" if worst <= UNIT_GOAL else "NO"
+        print(
+            f"goal: at most {UNIT_GOAL:.0f}x the .txt answer: {verdict} (worst {worst:.2f}x, "
+            f"load {os.getloadavg()[0]:.1f})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=15)
     parser.add_argument("--hostile-only", action="store_true")
     parser.add_argument("--nested-if-only", action="store_true")
+    parser.add_argument("--unit-only", action="store_true")
     args = parser.parse_args()
+    if args.unit_only:
+        units(args.repeat)
+        return
     if not args.nested_if_only:
         hostile(max(3, args.repeat // 3))
     nested_ifs(max(3, args.repeat // 3))
     if not (args.hostile_only or args.nested_if_only):
         one_file(args.repeat)
+        units(args.repeat)
 
 
 def one_file(repeat: int) -> None:
