@@ -444,3 +444,17 @@ def test_a_unit_holding_an_error_is_no_unit(tree: Path) -> None:
     (tree / "e.c").write_text(text)
     found = TreeSitterScopes(cwd=str(tree)).units("e.c", [3])
     assert found == {3: Around((Unit("statement", 3, 3), Unit("loop", 2, 4)))}
+
+
+def test_a_first_branch_ends_at_its_last_statement_not_at_the_comments_after_it(
+    tree: Path,
+) -> None:
+    """argparse's `if (...): ...` then `# if the action expect...` then `elif`: the
+    comments say what the next branch does."""
+    text = "if a:\n    x = 1\n    y = 2\n\n# for b:\n# the rest\nelif b:\n    z = 3\n"
+    (tree / "c.py").write_text(text)
+    found = TreeSitterScopes(cwd=str(tree)).units("c.py", [2])
+    assert not isinstance(found, str)
+    around = found[2]
+    assert isinstance(around, Around)
+    assert around.units[:2] == (Unit("statement", 2, 2), Unit("branch", 1, 3))

@@ -258,6 +258,9 @@ def _kind(node: Node, grammar: Grammar, units: Units) -> UnitKind | None:
     return None
 
 
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+
+
 def _branches(units: Units) -> frozenset[str]:
     return frozenset(t for t, k in units.kinds.items() if k == "branch")
 
@@ -267,10 +270,19 @@ def _first_branch(node: Node, row: int, branches: frozenset[str]) -> Unit | None
     of what comes before its first `else`/`elif`/`except` clause (no node of its own)."""
     for child in node.children:
         if child.type in branches:
+            # Comments after its last statement belong to what follows (`# else:` notes).
             before = child.prev_sibling
+            while before is not None and before.type in _COMMENTS:
+                before = before.prev_sibling
             if before is None or child.start_point[0] <= row:
                 return None
-            last = _rows(before)[1]
+            end = before  # a block without a closing token (Python's) may end in comments
+            while end.child_count and (tail := end.children[-1]).type in _COMMENTS:
+                code = [c for c in end.children if c.type not in _COMMENTS]
+                end = code[-1] if code else tail
+                if not code:
+                    break
+            last = _rows(end)[1]
             if row > last:
                 return None
             kind: UnitKind = "branch"
