@@ -130,3 +130,28 @@ def test_a_parse_past_its_bounds_drops_no_match(tree: Path) -> None:
     assert "3:  return big[0];" in lines
     assert lines[-1] == "note: no definition known: the parse cannot place line 3"
     assert "units[kind,lines]:" not in lines  # no unit: the window, and the note
+
+
+def test_a_line_past_the_end_is_the_usual_error(tree: Path) -> None:
+    done = show(tree, "src/table.c", "--line", "99", "--scope")
+    assert (done.status, done.stdout) == (2, b"")
+    assert done.stderr == (
+        b"error: --line 99 is out of range; allowed: 1-24 (the last line of src/table.c)\n"
+    )
+
+
+def test_the_json_answer_carries_the_definition_and_no_query(tree: Path) -> None:
+    done = show(tree, "--format", "json", "src/table.c", "--line", "20", "--scope")
+    answer = json.loads(done.stdout)
+    assert schema_errors(answer) == []
+    assert answer["query"] is None and answer["window_matches"] is None
+    assert answer["definition"] == {"start": 15, "end": 22} == answer["window"]
+    assert answer["units"] == [{"kind": "definition", "start": 15, "end": 22}]
+    printed = [ln["line"] for s in answer["snippets"] for ln in s["lines"]]
+    assert printed == list(range(15, 23))
+    assert not any(ln["match"] for s in answer["snippets"] for ln in s["lines"])
+    none = json.loads(
+        show(tree, "--format", "json", "src/pool.py", "--line", "8", "--scope").stdout
+    )
+    assert schema_errors(none) == [] and none["definition"] is None and none["units"] == []
+    assert [n["kind"] for n in none["notices"]] == ["no_definition"]
