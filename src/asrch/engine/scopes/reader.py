@@ -193,7 +193,7 @@ class TreeSitterScopes:
 
     def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
         """D51: `engine/scopes/units.py` on the file as this reader reads it."""
-        from asrch.engine.scopes.units import units_in  # noqa: PLC0415 (imports this module)
+        from asrch.engine.scopes.units import units_in
 
         return units_in(self._path(file), file, lines)
 
