@@ -258,7 +258,7 @@ def test_the_walk_stops_at_its_deadline_and_leaves_every_line_listed(
     monkeypatch.setattr(reader, "parse", parsed)
     monkeypatch.setattr(reader, "file_deadline", lambda _: time.thread_time() - 1)
     found = TreeSitterScopes(cwd=str(tmp_path)).of("a.c", asked).scopes
-    assert found == {2: (Scope(1, b"int g(void) {"),), 5 + depth: None}
+    assert found == {2: (Scope(1, b"int g(void) {", (4, 5)),), 5 + depth: None}
 
 
 # --- the file edited between rg's read and the parse -------------------------------------
