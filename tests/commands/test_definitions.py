@@ -136,3 +136,14 @@ def test_files_past_the_limit_are_not_read_and_are_said(monkeypatch: pytest.Monk
         "5 matching lines in 3 files not counted: not parsed (no grammar 1, past the first "
         "500 files 2)"
     )
+
+
+def test_show_of_a_file_not_parsed_is_answered_from_the_count_without_reading_it_all() -> None:
+    engine = FakeSearcher(files={"big.log": "retry\n" * 30})
+    report = run_show(
+        engine, "retry", "big.log", FIXED, line=None, context=0, definitions=True,
+        scopes=_scopes(),
+    )  # fmt: skip
+    assert (report.matches, report.refused) == (0, False)
+    assert report.notices == (DefinitionsNotice(30, 0, (Unjudged("no_grammar", 1, 30),)),)
+    assert engine.called("scan") == [("scan", "retry", "big.log", 0, 20, 50_000)]

@@ -6,7 +6,7 @@ from asrch.commands.options import filters_of, require_kept, single_query
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.clusters import merge_windows
 from asrch.domain.counting import Tally
-from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
+from asrch.domain.definitions import DefinitionCount, Judged, Unjudged, keep_definitions
 from asrch.domain.errors import InputError
 from asrch.domain.limits import SCAN_CAP, SCOPE_MAX_MATCHES, SHOW_MAX_MATCHES
 from asrch.domain.lines import FileScan, FileWindow, SourceLine, Unplaced
@@ -61,11 +61,12 @@ def run_show(
     query_first(searcher, query, lambda: require_file(searcher, file))
     require_kept(query.filters, file)
     if line is None:
-        keep = SCAN_CAP if definitions else SHOW_MAX_MATCHES
-        scan = searcher.scan(query, file, context=context, keep=keep, cap=SCAN_CAP)
+        scan = searcher.scan(query, file, context=context, keep=SHOW_MAX_MATCHES, cap=SCAN_CAP)
         judged = None
         if definitions and scan.matches:
-            scan, judged = definition_scan(scan, file, scopes)
+            scan, judged = definition_scan(
+                searcher, query, file, scan, context=context, scopes=scopes
+            )
         report = build_show_report(query, file, scan, context=context)
         if judged is not None:
             notices = report.notices
@@ -98,9 +99,21 @@ def run_show(
     return with_show_scopes(report, scopes.of(file, lines))
 
 
-def definition_scan(scan: FileScan, file: str, scopes: Scopes) -> tuple[FileScan, Judged]:
+def definition_scan(
+    searcher: Searcher, query: Query, file: str, scan: FileScan, *, context: int, scopes: Scopes
+) -> tuple[FileScan, Judged]:
     """D52: the scan with only the matches where a definition's name stands left as
-    matches; the others stay as context where a kept match's window reaches them."""
+    matches; the others stay as context where a kept match's window reaches them. Past
+    the first `SHOW_MAX_MATCHES`, every match is read again only when the file would be
+    parsed (so at most 1 MB of lines): a file that will not be, whatever its size, is
+    answered from the count."""
+    if scan.matches > scan.kept:
+        verdict = scopes.names(file, ())
+        if isinstance(verdict, str):
+            unjudged = (Unjudged(verdict, 1, scan.matches),)
+            empty = scan._replace(lines=(), kept=0, matches=0)
+            return empty, Judged({}, scan.matches, unjudged)
+        scan = searcher.scan(query, file, context=context, keep=SCAN_CAP, cap=SCAN_CAP)
     matches = [ln for ln in scan.lines if ln.is_match]
     judged = keep_definitions({file: matches}, {file: scopes.names(file, matches)})
     kept = {ln.number for ln in judged.kept.get(file, ())}

@@ -163,7 +163,8 @@ class Definitions(Protocol):
     def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
         """Which of `lines` (matching lines of `file`, as rg read them) are a line where a
         definition's name stands, and which the parse could not read (an error there, or
-        the line is no longer the line given); or why the file was not parsed."""
+        the line is no longer the line given); or why the file was not parsed. No lines:
+        only whether it would be parsed (nothing is)."""
         ...
 
 

@@ -444,6 +444,8 @@ def read_definitions(path: str, file: str, lines: Sequence[SourceLine]) -> NameL
     data = read_source(path)
     if isinstance(data, str):
         return data
+    if not lines:  # only whether the file can be parsed: no parse
+        return NameLines(frozenset())
     found = name_lines(grammar, data, (line.number for line in lines))
     if found is None:
         return "failed"
