@@ -310,3 +310,26 @@ def test_python_name_lines_are_the_oracles_on_the_whole_stdlib() -> None:
     compared, uncertain = _held_to_the_oracle(_stdlib(None))
     assert compared > 70_000
     assert uncertain <= compared // 100
+
+
+def test_blocks_nested_deep_in_if_branches_are_read_without_asking_for_a_parent() -> None:
+    """Issue 39's hostile file: tree-sitter finds a node's parent by descending from the
+    root again, recursively (the scope walk's SIGSEGV); placement here is by bytes and
+    query patterns, never by `parent`."""
+    grammar = grammar_of("a.c")
+    assert grammar is not None
+    data = b"int f(void) {\n" + b"#if A\n{\n#else\n{\n#endif\n" * 10_000 + b"int x = 1;\n"
+    last = data.count(b"\n")
+    found = name_lines(grammar, data, [1, last // 2, last])
+    assert found is not None
+    assert set(found.names) | found.uncertain == {1, last // 2, last}
+    assert not found.names.keys() & found.uncertain
+
+
+def test_a_function_right_in_a_function_body_is_a_macro_and_a_block() -> None:
+    grammar = grammar_of("a.c")
+    assert grammar is not None
+    source = b"int f(void) {\n  FOREACH(x) {\n    use(x);\n  }\n}\n"
+    found = name_lines(grammar, source)
+    assert found is not None
+    assert set(found.names) == {1}

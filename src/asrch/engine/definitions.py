@@ -74,6 +74,15 @@ class _Rules(NamedTuple):
     nodes: dict[str, _Rule]
     not_module: frozenset[str] = frozenset()
     """Ancestors that put a value inside a function or class (not at the module level)."""
+    skip: tuple[str, ...] = ()
+    """Query patterns capturing `@skip`: a node that defines nothing where it stands (C's
+    "function" right in a function body, a macro and a block: `FOREACH(x) {`; bash's
+    `FOO=1 cmd`, the command's environment). By pattern, never by asking a node for its
+    parent: tree-sitter finds a parent by descending from the root again, recursively,
+    which overflowed the C stack on blocks 10,000 deep (issue 39)."""
+    top: tuple[str, _Rule] | None = None
+    """A query pattern capturing `@top`, and what such a node defines (Ruby: a variable
+    assigned right in the file's `program`)."""
 
 
 def _name(node: Node) -> list[Node]:
@@ -132,9 +141,6 @@ def _innermost(declarator: Node) -> tuple[Node | None, bool]:
 
 
 def _c_function(node: Node) -> list[Node]:
-    parent = node.parent
-    if parent is not None and parent.type == "compound_statement":
-        return []  # a macro and a block (`FOREACH(x) {`): C has no nested functions
     declarator = node.child_by_field_name("declarator")
     name = None if declarator is None else _innermost(declarator)[0]
     return [] if name is None else [name]
@@ -179,19 +185,16 @@ def _java_fields(node: Node) -> list[Node]:
     return [n for d in declarators for n in _name(d)]
 
 
-def _ruby_assignment(node: Node) -> list[Node]:
-    """A constant outside a method, or a variable at the top level of the file."""
+def _ruby_constant(node: Node) -> list[Node]:
+    """A constant outside a method (`X = 1`)."""
     left = node.child_by_field_name("left")
-    if left is None:
-        return []
-    if left.type == "constant":
-        return [left]
-    parent = node.parent
-    return (
-        [left]
-        if left.type == "identifier" and parent is not None and parent.type == "program"
-        else []
-    )
+    return [left] if left is not None and left.type == "constant" else []
+
+
+def _ruby_variable(node: Node) -> list[Node]:
+    """A variable assigned at the top level of the file (`_Rules.top`)."""
+    left = node.child_by_field_name("left")
+    return [left] if left is not None and left.type == "identifier" else []
 
 
 def _ruby_named(node: Node) -> list[Node]:
@@ -200,13 +203,6 @@ def _ruby_named(node: Node) -> list[Node]:
     if named is not None and named.type == "scope_resolution":
         named = named.child_by_field_name("name")
     return [] if named is None else [named]
-
-
-def _bash_variable(node: Node) -> list[Node]:
-    parent = node.parent
-    if parent is not None and parent.type == "command":
-        return []  # `FOO=1 cmd`: the command's environment
-    return _name(node)
 
 
 def _rules(kind: Kind, names: Names, *types: str, module_level: bool = False) -> dict[str, _Rule]:
@@ -263,6 +259,8 @@ _TS_RULES = {
     **_rules("module", _name, "internal_module", "module"),
 }
 
+_C_SKIP = ("(compound_statement (function_definition) @skip)",)
+
 RULES: dict[str, _Rules] = {
     "tree_sitter_python": _Rules(
         {
@@ -273,7 +271,7 @@ RULES: dict[str, _Rules] = {
         },
         frozenset({"function_definition", "class_definition", "lambda"}),
     ),
-    "tree_sitter_c": _Rules(_C_RULES, _C_BODIES),
+    "tree_sitter_c": _Rules(_C_RULES, _C_BODIES, _C_SKIP),
     "tree_sitter_cpp": _Rules(
         {
             **_C_RULES,
@@ -282,6 +280,7 @@ RULES: dict[str, _Rules] = {
             **_rules("module", _name, "namespace_definition"),
         },
         _C_BODIES,
+        _C_SKIP,
     ),
     "tree_sitter_rust": _Rules(
         {
@@ -338,16 +337,18 @@ RULES: dict[str, _Rules] = {
             **_rules("function", _name, "method", "singleton_method"),
             **_rules("type", _ruby_named, "class"),
             **_rules("module", _ruby_named, "module"),
-            **_rules("value", _ruby_assignment, "assignment", module_level=True),
+            **_rules("value", _ruby_constant, "assignment", module_level=True),
         },
         frozenset({"method", "singleton_method", "block", "do_block", "lambda"}),
+        top=("(program (assignment) @top)", _Rule("value", _ruby_variable)),
     ),
     "tree_sitter_bash": _Rules(
         {
             **_rules("function", _name, "function_definition"),
-            **_rules("value", _bash_variable, "variable_assignment", module_level=True),
+            **_rules("value", _name, "variable_assignment", module_level=True),
         },
         frozenset({"function_definition"}),
+        ("(command (variable_assignment) @skip)",),
     ),
 }
 """Per grammar wheel (TypeScript and TSX share one): the node types that define, what
@@ -357,27 +358,33 @@ _QUERIES: dict[tuple[str, str], Query] = {}
 
 
 def _query(grammar: Grammar) -> Query:
-    """One query per grammar: every node type that may define, and ERROR."""
+    """One query per grammar: every node type that may define (`@node`), every body that
+    puts a value off the module level and ERROR (`@body`), the language's `skip` and
+    `top` patterns."""
     key = (grammar.module, grammar.function)
     if key not in _QUERIES:
         import tree_sitter
 
-        types = " ".join(f"({t})" for t in RULES[grammar.module].nodes)
-        _QUERIES[key] = tree_sitter.Query(load_language(grammar), f"[{types} (ERROR)] @node")
+        rules = RULES[grammar.module]
+        types = " ".join(f"({t})" for t in rules.nodes)
+        bodies = " ".join(f"({t})" for t in (*rules.not_module, "ERROR"))
+        patterns = [f"[{types}] @node", f"[{bodies}] @body", *rules.skip]
+        if rules.top is not None:
+            patterns.append(rules.top[0])
+        _QUERIES[key] = tree_sitter.Query(load_language(grammar), "\n".join(patterns))
     return _QUERIES[key]
 
 
-def _at_module_level(node: Node, bodies: frozenset[str]) -> bool | None:
-    """Outside every function and class body; None: an ERROR node on the way up, so
-    where the node stands is unknown (recovery may have dropped the class around it)."""
-    parent = node.parent
-    while parent is not None:
-        if parent.type in bodies:
-            return False
-        if parent.is_error:
-            return None
-        parent = parent.parent
-    return True
+def _placed(node: Node, bodies: list[Node]) -> bool | None:
+    """At the module level: inside none of `bodies` (the captured function and class
+    bodies and ERROR nodes around the asked rows; containment by bytes, no parent asked).
+    None: inside an ERROR node only, so where the node stands is unknown (recovery may
+    have dropped the class around it)."""
+    start, end = node.start_byte, node.end_byte
+    around = [b for b in bodies if b.start_byte <= start and end <= b.end_byte and b.id != node.id]
+    if any(not b.is_error for b in around):
+        return False
+    return None if around else True
 
 
 def name_lines(
@@ -400,19 +407,21 @@ def name_lines(
         cursor.set_point_range((min(asked) - 1, 0), (max(asked), 0))
     names: dict[int, Kind] = {}
     unplaced: set[int] = set()
-    errors: list[tuple[int, int]] = []
-    for node in cursor.captures(tree.root_node).get("node", []):
-        if node.type == "ERROR":
-            errors.append((node.start_point[0] + 1, node.end_point[0] + 1))
-            continue
-        rule = rules.nodes[node.type]
+    captured = cursor.captures(tree.root_node)
+    bodies = captured.get("body", [])
+    errors = [(b.start_point[0] + 1, b.end_point[0] + 1) for b in bodies if b.is_error]
+    skipped = {n.id for n in captured.get("skip", [])}
+    found = [(n, rules.nodes[n.type]) for n in captured.get("node", []) if n.id not in skipped]
+    if rules.top is not None:
+        found += [(n, rules.top[1]) for n in captured.get("top", [])]
+    for node, rule in found:
         rows = {named.start_point[0] + 1 for named in rule.names(node) if not named.is_missing}
         rows = {r for r in rows if asked is None or r in asked}
         rows -= names.keys()
         if not rows:
             continue
         if rule.module_level:
-            placed = _at_module_level(node, rules.not_module)
+            placed = _placed(node, bodies)
             if placed is None:
                 unplaced |= rows
             if not placed:
