@@ -33,6 +33,14 @@ def test_a_fixed_term_needs_its_trigrams() -> None:
     assert _grams("ab") is None, "shorter than a trigram: a scan"
 
 
+def test_a_long_term_asks_a_bounded_spread_of_its_trigrams() -> None:
+    term = "".join(chr(ord("a") + i % 26) + str(i) for i in range(5000))
+    grams = _grams(term)
+    assert grams is not None
+    assert len(grams) == 32
+    assert all(g in term for g in grams)
+
+
 def test_ignore_case_asks_no_trigram_that_folds_beyond_ascii() -> None:
     """rg's -i matches U+212A for k and U+017F for s; non-ASCII folds are unproven."""
     assert _grams("kelvin", ignore_case=True) == ["elv", "lvi", "vin"]

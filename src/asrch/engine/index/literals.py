@@ -23,6 +23,8 @@ _META = frozenset("\\.+*?()|[]{}^$#&-~")
 _OPTIONAL = frozenset("?*{")
 _ESCAPED_LITERAL = frozenset("\\.+*?()|[]{}^$#&-~ ")
 _UNSURE_UNDER_I = frozenset("kKsS")
+MAX_GRAMS = 32
+"""At most this many trigrams asked of the index (a 100,000-byte term has as many)."""
 
 
 def _escaped(pattern: str, i: int) -> str | None:
@@ -129,6 +131,10 @@ def needed_trigrams(query: Query) -> list[str] | None:
         for gram in _trigrams(run, ignore_case=query.ignore_case):
             if gram not in grams:
                 grams.append(gram)
+    if len(grams) > MAX_GRAMS:
+        # Any subset still holds for every match: a long term asks a spread of them.
+        step = len(grams) / MAX_GRAMS
+        grams = [grams[int(i * step)] for i in range(MAX_GRAMS)]
     return grams or None
 
 
