@@ -112,7 +112,9 @@ def breakdown(tree: Path, cache: Path, repeat: int) -> str:
         start.append(timed([*ASRCH, "--version"]).seconds)
         source = IndexCandidates(RG, HERE, environ)
         t0 = time.perf_counter()
-        source._walk(str(tree))
+        place = source._place(str(tree))
+        assert place is not None
+        source._walk(str(tree), place)
         t1 = time.perf_counter()
         chosen = source.candidates(query, str(tree))
         t2 = time.perf_counter()
@@ -156,17 +158,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.index")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--tree", choices=["installed", "large", "all"], default="installed")
+    parser.add_argument(
+        "--cache", help="a cache directory kept between runs: no build when it holds one"
+    )
     args = parser.parse_args(argv)
     chosen = {"installed": [trees.stdlib()], "large": [trees.large()]}
     roots = chosen.get(args.tree) or [trees.stdlib(), trees.large()]
     work = Path(tempfile.mkdtemp(prefix="asrch-bench-index-"))
     try:
         for tree in roots:
-            cache, empty = work / "cache", work / "empty"
+            cache, empty = Path(args.cache or work / "cache"), work / "empty"
             empty.mkdir(exist_ok=True)
             print(f"{tree}:", flush=True)
-            for line in build_rows(tree, cache):
-                print(line, flush=True)
+            if not (cache / "asrch").is_dir():
+                for line in build_rows(tree, cache):
+                    print(line, flush=True)
             for line in search_rows(tree, cache, empty, args.repeat):
                 print(line, flush=True)
             print(breakdown(tree, cache, args.repeat), flush=True)

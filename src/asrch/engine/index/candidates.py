@@ -55,10 +55,22 @@ STALE_BYTES = 64 << 20
 """Changed files above this many bytes (read here to tell binary from text): stale."""
 
 
-class _Opened(NamedTuple):
-    db: sqlite3.Connection
-    rows: dict[bytes, Row]
-    lock: threading.Lock
+class _Opened:
+    """An index open for lookups; its rows (a stat per file) read once, when a walk
+    needs them: a query the lookup alone sends to a scan never loads them."""
+
+    def __init__(self, db: sqlite3.Connection, files: int) -> None:
+        self.db = db
+        self.files = files
+        self.lock = threading.Lock()
+        self._rows: dict[bytes, Row] | None = None
+
+    @property
+    def rows(self) -> dict[bytes, Row]:
+        with self.lock:
+            if self._rows is None:
+                self._rows = rows(self.db)
+            return self._rows
 
 
 _OPEN: dict[str, tuple[tuple[int, int], _Opened]] = {}
@@ -91,7 +103,7 @@ def _opened(path: str) -> _Opened | None:
     try:
         if meta(db, "complete") is None:
             raise IndexUnusableError("it was never finished")
-        opened = _Opened(db, rows(db), threading.Lock())
+        opened = _Opened(db, int(meta(db, "files") or 0))
     except sqlite3.Error as exc:
         db.close()
         raise IndexUnusableError(f"it cannot be read ({exc})") from None
@@ -115,6 +127,17 @@ class _Walk(NamedTuple):
     walked: int
 
 
+class _Place(NamedTuple):
+    """Where a search target lies: the index covering it and how rg is handed it."""
+
+    opened: _Opened
+    root: str
+    real: str
+    launch: Launch
+    given: str
+    here: str
+
+
 class IndexCandidates:
     """Candidates from the embedded index for the searcher that made it (`rg`, its
     `launch`, found from `environ`'s cache directory). One per command or tool call:
@@ -124,6 +147,7 @@ class IndexCandidates:
         self._rg = rg
         self._launch = launch
         self._environ = environ
+        self._places: dict[str, _Place | None] = {}
         self._walks: dict[str, _Walk | None] = {}
         self.used = False
         """Some answer of this caller was counted from the index's candidates."""
@@ -133,22 +157,31 @@ class IndexCandidates:
         """Why an index was ignored (the first one), said once."""
 
     def candidates(self, query: Query, target: str) -> CandidateFiles | None:
-        grams = needed_trigrams(query)
         try:
-            walk = self._walk(target)
+            return self._candidates(query, target)
         except OSError:
             # The working directory is gone, a path cannot be resolved: the scan says
             # what a scan says of it.
-            self._walks[target] = walk = None
-        if walk is None or grams is None:
+            return None
+
+    def _candidates(self, query: Query, target: str) -> CandidateFiles | None:
+        place = self._place(target)
+        grams = needed_trigrams(query)
+        if place is None or grams is None:
             return None
         try:
-            with walk.opened.lock:
-                found = walk.opened.db.execute(
+            with place.opened.lock:
+                found = place.opened.db.execute(
                     "SELECT rowid FROM docs WHERE docs MATCH ?", (match_expression(grams),)
                 ).fetchall()
         except sqlite3.Error as exc:
-            self._ignored(target, f"it cannot be read ({exc})")
+            self._ignored(place.root, f"it cannot be read ({exc})")
+            return None
+        # Most of the indexed files hold the trigrams: a scan, before any walk is paid.
+        if len(found) > MOST * place.opened.files:
+            return None
+        walk = self._walk(target, place)
+        if walk is None:
             return None
         texts = walk.texts
         files = [texts[doc] for (doc,) in found if doc in texts]
@@ -158,12 +191,13 @@ class IndexCandidates:
         self.used = True
         return CandidateFiles(tuple(files), tuple(walk.binary))
 
-    def _walk(self, target: str) -> _Walk | None:
-        if target not in self._walks:
-            self._walks[target] = self._walk_now(target)
-        return self._walks[target]
+    def _place(self, target: str) -> _Place | None:
+        """The index covering the directory `target`, opened, or None."""
+        if target not in self._places:
+            self._places[target] = self._place_now(target)
+        return self._places[target]
 
-    def _walk_now(self, target: str) -> _Walk | None:
+    def _place_now(self, target: str) -> _Place | None:
         launch = self._launch.walking(target)
         given = launch.operand(target)
         here = launch.cwd or os.getcwd()
@@ -180,6 +214,15 @@ class IndexCandidates:
             return None
         if opened is None or meta(opened.db, "complete") != "1":
             return None
+        return _Place(opened, root, real, launch, given, here)
+
+    def _walk(self, target: str, place: _Place) -> _Walk | None:
+        if target not in self._walks:
+            self._walks[target] = self._walk_now(place)
+        return self._walks[target]
+
+    def _walk_now(self, place: _Place) -> _Walk | None:
+        opened, root, real, launch, given, here = place
         output, said = run_to_end(files_argv(self._rg, given), launch)
         if said.skipped or said.complaint is not None:
             return None
