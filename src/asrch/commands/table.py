@@ -308,7 +308,7 @@ SHOW: "Command[ShowReport]" = Command(
             "flag",
             False,
             "block at N or matches",
-            "The block around line, or each match's.",
+            "Block at line or each match.",
         ),
         CONTEXT,
         DEF,
