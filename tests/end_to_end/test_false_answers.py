@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.exclusions import EXCLUDED_FILES
+from asrch.engine.binary import resolve_rg
 from tests.end_to_end.helpers import (
     as_json,
     asrch,
@@ -184,3 +185,40 @@ def test_a_term_too_long_for_an_argument_is_searched(
     assert field(scout.out, "matches") == str(want), str(scout)[:600]
     show = asrch("show", *mode, "--line", "3", "--", term, "hit.txt", cwd=tmp_path)
     check_invariants(show, frozenset({0}))
+
+
+@pytest.mark.parametrize(
+    ("then", "matches", "listed"),
+    [
+        ("needle 1\nneedle 2\nneedle 3\nneedle 4\nneedle 5\n", "5", 5),  # the listing counts
+        ("needle 1\n", "1", 1),  # one line went: the listing counts
+        ("needle\n" * 30, "2", 0),  # past what may be listed: the count, no lines
+    ],
+    ids=["grew", "shrank", "grew-past-the-list"],
+)
+def test_a_file_changed_between_count_and_listing_never_contradicts(
+    tmp_path: Path, then: str, matches: str, listed: int
+) -> None:
+    """scout counts, then lists the lines of a small answer in a second search: a file
+    rewritten in between printed `matches: 2` over 5 lines (issue 39, item 9). The
+    rewrite is made by an ASRCH_RG wrapper just before the listing's rg starts."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    target = tree / "f.txt"
+    target.write_text("needle 1\nneedle 2\n")
+    rewritten = tmp_path / "rewritten.txt"
+    rewritten.write_text(then)
+    wrapper = tmp_path / "rg"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'case " $* " in *" --json "*) cp {rewritten} {target};; esac\n'
+        f'exec {resolve_rg()} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    for path in (".", "f.txt"):
+        target.write_text("needle 1\nneedle 2\n")
+        run = asrch("scout", "needle", path, cwd=tree, env={**os.environ, "ASRCH_RG": str(wrapper)})
+        check_invariants(run, frozenset({0}))
+        assert field(run.out, "matches") == matches, run.out
+        lines = [line for line in run.out.splitlines() if line[:1].isdigit()]
+        assert len(lines) == listed, run.out

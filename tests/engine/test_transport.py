@@ -59,8 +59,15 @@ def test_the_type_list_is_read_and_an_empty_one_is_rg_s_failure() -> None:
         _searcher(MockRg(lambda r: Reply(b""))).file_types()
 
 
+# rg's `--stats` block, which it prints after the counts whatever it found.
+_STATS = (
+    b"\n0 matches\n0 matched lines\n0 files contained matches\n0 files searched\n"
+    b"0 bytes printed\n0 bytes searched\n0.000000 seconds spent searching\n0.000000 seconds\n"
+)
+
+
 def _count_records(*records: tuple[bytes, int]) -> bytes:
-    return b"".join(path + b"\0" + str(n).encode() + b"\n" for path, n in records)
+    return b"".join(path + b"\0" + str(n).encode() + b"\n" for path, n in records) + _STATS
 
 
 def test_a_count_is_put_in_path_order_and_cut_at_the_cap() -> None:
@@ -126,6 +133,10 @@ def _event(kind: str, path: str, number: int, text: str) -> bytes:
     return json.dumps({"type": kind, "data": data}).encode() + b"\n"
 
 
+_SUMMARY = b'{"data":{},"type":"summary"}\n'
+"""rg's last `--json` record, printed whatever it found."""
+
+
 def _json_lines(path: str, numbers: Iterator[int]) -> bytes:
     begin = json.dumps({"type": "begin", "data": {"path": {"text": path}}}).encode() + b"\n"
     return begin + b"".join(_event("match", path, n, f"hit {n}\n") for n in numbers)
@@ -151,7 +162,7 @@ def test_a_scan_keeps_its_matches_and_stops_rg_past_them(chunk: int) -> None:
 
 
 def test_matching_lines_are_sorted_to_the_files_asked() -> None:
-    out = _json_lines("a.py", iter([2])) + _json_lines("b.py", iter([1, 5]))
+    out = _json_lines("a.py", iter([2])) + _json_lines("b.py", iter([1, 5])) + _SUMMARY
     got = _searcher(MockRg(lambda r: Reply(out))).matching_lines(
         Query(term="hit"), ["a.py", "b.py"], keep=5
     )

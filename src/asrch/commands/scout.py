@@ -1,5 +1,7 @@
 """`scout`: count one term under one path."""
 
+from collections.abc import Mapping, Sequence
+
 from asrch.commands.checks import query_first, require_path
 from asrch.commands.options import require_kept, single_query
 from asrch.commands.zero import probe_of, zero_notices
@@ -53,7 +55,9 @@ def run_scout(
             if f.path in judged.kept
         )
         tally = plain._replace(files=kept)
-    listed = _listed(searcher, scopes, query, path, tally, directory=directory, judged=judged)
+    tally, listed = _listed(
+        searcher, scopes, query, path, tally, directory=directory, judged=judged
+    )
     report = build_scout_report(query, path, tally, directory=directory, listed=listed)
     idle: list[IdleFilterNotice] = []
     if directory and query.filters.active:
@@ -108,21 +112,26 @@ def _listed(
     *,
     directory: bool,
     judged: Judged | None = None,
-) -> tuple[ListedFile, ...]:
+) -> tuple[Tally, tuple[ListedFile, ...]]:
     """D32/D44: a small answer's matching lines, by file in path order, with their
     scopes; none when their text would not fit 2,000 bytes. At most 20 lines, so at
     most 20 files: one search reads them all (an rg start per file cost more than the
-    search, issue 23)."""
+    search, issue 23). With the tally the answer counts: the count's, or the listing's
+    where a file changed between the two searches."""
     if not lists(tally):
-        return ()
-    listed = []
-    lines_of: dict[str, tuple[SourceLine, ...]]
+        return tally, ()
+    lines_of: Mapping[str, Sequence[SourceLine]]
     if judged is not None:
         lines_of = judged.kept  # read already, one search for every file
     else:
         lines_of = searcher.matching_lines(
             query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
         )
+        recounted = _recounted(tally, lines_of)
+        if recounted is None:
+            return tally, ()
+        tally = recounted
+    listed = []
     for file in tally.files:
         matches = lines_of[file.path]
         if not matches:
@@ -131,4 +140,22 @@ def _listed(
         lines = tuple(with_scope(line, around) for line in matches)
         listed.append(ListedFile(listed_path(file.path, path, directory=directory), lines))
     ordered = tuple(sorted(listed, key=lambda f: f.path))
-    return ordered if fits(ordered) else ()
+    return tally, (ordered if fits(ordered) else ())
+
+
+def _recounted(tally: Tally, lines_of: Mapping[str, Sequence[object]]) -> Tally | None:
+    """`tally`, or where a file changed between the count and the listing (a file's
+    listed lines are not its count) the listing's own count, so that an answer never
+    says `matches: 2` over 5 lines (issue 39, item 9). None: the listing cannot count
+    (a file listed `SCOUT_LIST_MAX` lines and may hold more, or the lines are more than
+    may be listed): the count stands, and nothing is listed."""
+    listed = [len(lines_of.get(file.path, ())) for file in tally.files]
+    if listed == [file.matches for file in tally.files]:
+        return tally
+    if max(listed) >= SCOUT_LIST_MAX or sum(listed) > SCOUT_LIST_MAX:
+        return None
+    return tally._replace(
+        files=tuple(
+            FileCount(file.path, n) for file, n in zip(tally.files, listed, strict=True) if n
+        )
+    )

@@ -149,13 +149,16 @@ def as_typed(printed: str, path: str, given: str | None = None) -> str:
 def count_argv(
     rg: str, query: Query, target: str, *, sort: bool = True, log_binary: bool = False
 ) -> list[str]:
-    """Per-file matched-line counts, NUL after each path (in path order if `sort`);
+    """Per-file matched-line counts, NUL after each path (in path order if `sort`),
+    then rg's statistics, which rg prints whatever it found: output without them is no
+    rg's (`ASRCH_RG=/bin/true` printed nothing, read as no match; issue 39, item 9);
     with `log_binary`, rg's debug log names each binary file met while walking."""
     return [
         rg,
         *BASE_FLAGS,
         *([LOG_BINARY] if log_binary else []),
         "--count",
+        "--stats",
         "--with-filename",
         "--null",
         *(["--sort=path"] if sort else []),

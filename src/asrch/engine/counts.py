@@ -44,6 +44,13 @@ def parse_count_records(data: bytes) -> list[tuple[bytes, int]]:
     return list(zip(paths, map(int, counts), strict=True))
 
 
+def parse_counts(data: bytes) -> list[tuple[bytes, int]]:
+    """The records of a `count_argv` run's output, before rg's statistics; output
+    without them (an `ASRCH_RG` that printed nothing) is an engine error."""
+    end, _ = _stats_start(data)
+    return parse_count_records(data[:end])
+
+
 def rg_path_order(path: bytes) -> bytes:
     """A key in rg's `--sort=path` order: Rust's `Path` comparison, component by
     component. With each `/` as NUL, the lowest byte and one no path holds, comparing
@@ -250,7 +257,7 @@ def count_files(
 def _matched_only(rg: str, query: Query, target: str, *, cap: int, launch: Launch) -> Tally:
     given = launch.operand(target)
     output, said = run_to_end(count_argv(rg, query, given, sort=False), launch)
-    found = parse_count_records(output)
+    found = parse_counts(output)
     if query.filters.active:
         searched = kept_by_filters(query, target, given)
         found = [item for item in found if searched(item[0])]

@@ -16,7 +16,7 @@ from asrch.domain.lines import Excerpt, FileScan, FileWindow, SourceLine, Span, 
 from asrch.domain.query import Query
 from asrch.domain.text_safety import quote
 from asrch.engine.argv import count_argv, json_argv, operand
-from asrch.engine.counts import parse_count_records
+from asrch.engine.counts import parse_counts
 from asrch.engine.decoding import MARK_MAX, buffered_chunks, mark_of, utf16_as_utf8
 from asrch.engine.json_events import (
     LINE_NUMBER,
@@ -40,7 +40,7 @@ def count_matches(
     argv = count_argv(rg, query, launch.operand(file))
     argv.insert(1, f"--max-count={cap}")
     output, said = run_to_end(argv, launch)
-    total = sum(count for _path, count in parse_count_records(output))
+    total = sum(count for _path, count in parse_counts(output))
     return min(total, cap), total >= cap, said.skipped
 
 
@@ -63,7 +63,8 @@ def scan_file(
     more = False
     argv = json_argv(rg, query, launch.operand(file), context=context)
     with launch.transport.start(argv, launch, stream=True) as run:
-        for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
+        tail = _Tail(run.chunks())
+        for event in parse_events(split_lines(tail, first_submatch_only=True)):
             if event.is_match and kept >= keep:
                 more = True
                 run.stop()
@@ -71,6 +72,8 @@ def scan_file(
             lines.append(_source_line(event, file, launch))
             kept += event.is_match
         skipped = judged(argv, run.end()).skipped
+        if not more:
+            tail.check_summed()
     if not more:
         return FileScan(lines=tuple(lines), kept=kept, matches=kept, skipped=skipped)
     total, capped, skipped = count_matches(rg, query, file, cap=cap, launch=launch)
@@ -93,7 +96,8 @@ def matching_lines(
     found: dict[str, list[SourceLine]] = {file: [] for file in files}
     argv = json_argv(rg, query, [handed[f] for f in files], max_count=keep)
     with launch.transport.start(argv, launch, stream=True) as run:
-        for event in parse_events(split_lines(run.chunks(), first_submatch_only=True)):
+        tail = _Tail(run.chunks())
+        for event in parse_events(split_lines(tail, first_submatch_only=True)):
             lines = found.get(given.get(event.path, ""))
             if lines is None:
                 raise EngineError(
@@ -102,6 +106,7 @@ def matching_lines(
             if event.is_match and len(lines) < keep:
                 lines.append(_source_line(event, given[event.path], launch))
         judged(argv, run.end())
+        tail.check_summed()
     return {file: tuple(lines) for file, lines in found.items()}
 
 
@@ -328,14 +333,46 @@ def window_matches(
     found: dict[int, Span | None] = {}
     argv = json_argv(rg, query, launch.operand(file))
     with launch.transport.start(argv, launch, stream=True) as run:
-        for number, span in _match_fields(run.chunks(), start):
+        tail = _Tail(run.chunks())
+        stopped = False
+        for number, span in _match_fields(tail, start):
             if number > end:
                 run.stop()
+                stopped = True
                 break
             if number >= start:
                 found[number] = span
         judged(argv, run.end())
+        if not stopped:
+            tail.check_summed()
     return found
+
+
+class _Tail:
+    """Chunks passed on as they come, the last few bytes kept: rg's `--json` output
+    ends in its summary record whatever it found, so output without one is no rg's
+    (`ASRCH_RG=/bin/true` printed nothing, read as no match; issue 39, item 9). Checked
+    once rg is judged (a pattern rg refused is its reason, not this) and only when it
+    ran to its end."""
+
+    _KEEP = 4096
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self._chunks = chunks
+        self._tail = b""
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._chunks:
+            self._tail = (self._tail + chunk)[-self._KEEP :]
+            yield chunk
+
+    def check_summed(self) -> None:
+        last = self._tail.rstrip(b"\n").rpartition(b"\n")[2]
+        if not last.endswith(b'"type":"summary"}'):
+            raise EngineError(
+                "rg printed JSON asrch cannot read (no summary at its end); check that "
+                "ASRCH_RG points at ripgrep 14"
+            )
 
 
 def _match_fields(chunks: Iterable[bytes], start: int) -> Iterator[tuple[int, Span | None]]:

@@ -461,7 +461,7 @@ def _count_terms(
         try:
             streams = _Streams(rg, queries, cap=cap, launch=launch)
             sink = _Sink(streams, judge)
-            _read(run, files, sink, len(queries))
+            printed = _read(run, files, sink, len(queries))
             found = sink.finish()
         except BaseException:
             if streams is not None:
@@ -469,7 +469,16 @@ def _count_terms(
             # Also kills a judge that a signal cut off while it was being started.
             judge.abandon()
             raise
-        said = judged(argv, run.end())
+        ended = run.end()
+        said = judged(argv, ended)
+    if not ended.stopped and ended.status in (0, 1) and (ended.status == 0) != printed:
+        # rg exits 0 when it printed a matching line, 1 when it found none (2: errors,
+        # with or without matches): a run that says otherwise is no rg's
+        # (`ASRCH_RG=/bin/true`; issue 39, item 9).
+        raise EngineError(
+            f"rg ended with status {ended.status} but printed "
+            f"{'a line' if printed else 'nothing'}; check that ASRCH_RG points at ripgrep 14"
+        )
     if not log and files.looked_binary:
         return None
     # Read from rg's log once (4 MB on a Python installation's 18,774 `.pyc` files), put
@@ -500,9 +509,12 @@ _PIPE = 1 << 20
 _READ = 1 << 20
 
 
-def _read(run: RgCall, files: "_Files", sink: _Sink, terms: int) -> None:
+def _read(run: RgCall, files: "_Files", sink: _Sink, terms: int) -> bool:
+    """Hand each file's lines to the sink; whether rg printed anything."""
     reader = BlockReader()
+    printed = False
     for chunk in run.chunks(_READ):
+        printed = True
         for path, parts, count, ends in reader.feed(chunk):
             # A short line that came in several reads: one part like the others.
             piece = (b"".join(parts),) if len(parts) > 1 and _short(parts) else parts
@@ -518,9 +530,10 @@ def _read(run: RgCall, files: "_Files", sink: _Sink, terms: int) -> None:
             if sink.pass_on() and sink.all_capped(terms):
                 # Every term has its lines: nothing further can change an answer.
                 run.stop()
-                return
+                return True
     reader.close()
     files.done(sink)
+    return printed
 
 
 def _short(parts: Piece) -> bool:
