@@ -78,7 +78,7 @@ def _hint(argument: Argument, *, optional: bool = False) -> Any:
     base: Any = {
         "flag": bool,
         "text": str if argument.default is not None else str | None,
-        "texts": list[str] | None,
+        "texts": list[str],
         "number": int if argument.default is not None else int | None,
         "choice": str,
     }[argument.value_type]
@@ -97,7 +97,7 @@ def _parameter(argument: Argument, *, filled_from_the_right: bool = False) -> in
         return inspect.Parameter(
             argument.name, inspect.Parameter.POSITIONAL_ONLY, default=default, annotation=hint
         )
-    default = None if argument.value_type == "texts" else argument.default
+    default = () if argument.value_type == "texts" else argument.default
     return inspect.Parameter(
         argument.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint
     )
@@ -331,6 +331,7 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
     if not tokens:
         raise ArgumentError("missing command", with_help=True)
     refuse_flag_values(tokens)
+    _refuse_too_many_filters(tokens)
     try:
         _, bound, _ = app_for(tokens).parse_args(list(tokens))
     except CycloptsError as exc:
@@ -343,6 +344,27 @@ def read(tokens: Sequence[str]) -> tuple[str, dict[str, Any]]:
     if command is not None and any(a.unless for a in command.positionals):
         _fill_from_the_right(command, values, tokens)
     return tokens[0], values
+
+
+def _refuse_too_many_filters(tokens: Sequence[str]) -> None:
+    """A filter repeated more than its `most` (`FILTERS_MAX`) is refused before cyclopts
+    reads the line: cyclopts takes time quadratic in an option's repeats (it builds the
+    rest of the line for each), 15 s for 2,000 `--glob`s (issue 39, item 7). The use
+    case holds the same bound for every caller (`domain/filters.py`)."""
+    command = COMMANDS.get(tokens[0])
+    if command is None:
+        return
+    before = tokens[: tokens.index("--")] if "--" in tokens else tokens
+    for argument in command.arguments:
+        if argument.role != "search" or argument.most is None or argument.positional:
+            continue
+        names = (argument.spelling, *argument.aliases)
+        joined = tuple(name + "=" for name in names)
+        given = sum(1 for token in before if token in names or token.startswith(joined))
+        if given > argument.most:
+            raise ArgumentError(
+                f"{argument.spelling} given {given} times; at most {argument.most} are allowed"
+            )
 
 
 def _fill_from_the_right(

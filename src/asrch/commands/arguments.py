@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 from asrch.domain.errors import InputError, OutOfRangeError
-from asrch.domain.limits import SAMPLE_CLUSTERS_DEFAULT, SHOW_CONTEXT_DEFAULT
+from asrch.domain.limits import FILTERS_MAX, SAMPLE_CLUSTERS_DEFAULT, SHOW_CONTEXT_DEFAULT
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions
 from asrch.domain.text_safety import quote
@@ -186,9 +186,19 @@ def modes(*, regex: bool) -> tuple[Argument, ...]:
 
 
 def _filter(name: str, help: str, metavar: str, update: Update) -> Argument:
-    """A repeatable filter (D30): one string each time, free of NUL for a tool."""
+    """A repeatable filter (D30): one string each time, free of NUL for a tool, at most
+    `FILTERS_MAX` of them."""
     return Argument(
-        name, "texts", (), help, "", metavar=metavar, role="search", check="text", update=update
+        name,
+        "texts",
+        (),
+        help,
+        "",
+        metavar=metavar,
+        role="search",
+        check="text",
+        update=update,
+        most=FILTERS_MAX,
     )
 
 

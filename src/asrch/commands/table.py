@@ -230,9 +230,9 @@ SURVEY: "Command[SurveyReport]" = Command(
         "asrch survey --term=-e .      (a term starting with -)",
         "asrch survey -i --term rollover --term should_rollover .",
     ),
-    "Start here: compare candidate terms across paths in one call (matching lines, files "
-    "and the dominant path per term; no match bodies). Then scout the most selective "
-    "(term, path) pair, as next says.",
+    "Start here: compare candidate terms across paths in one call (matching lines, files, "
+    "dominant path per term; no match bodies). Then scout the most selective "
+    "(term, path) pair.",
     _survey,
     _render_survey,
 )
@@ -263,8 +263,8 @@ SCOUT: "Command[ScoutReport]" = Command(
         "asrch scout -- --files      (a term starting with -)",
         "asrch scout --def Pool src",
     ),
-    "Count one term under one path: matching lines, files, the top 5 directories and "
-    "files. Narrow path while the count is broad, then sample a top file.",
+    "Count one term under one path: matching lines, files, top 5 directories and "
+    "files. Narrow path while broad, then sample a top file.",
     _scout,
     _render_scout,
 )
@@ -288,8 +288,8 @@ SAMPLE: "Command[SampleReport]" = Command(
         "asrch sample hit samples/clusters.txt --clusters 5",
         "asrch sample -i retry src/util/retry.py",
     ),
-    "One term's matches in one file, grouped into clusters of nearby lines (range, hits, "
-    "first and last match), a page at a time. Then show a cluster's line.",
+    "One term's matches in one file as clusters of nearby lines (range, hits, "
+    "first/last match), a page at a time. Then show a cluster's line.",
     _sample,
     _render_sample,
 )
@@ -322,7 +322,7 @@ SHOW: "Command[ShowReport]" = Command(
         "asrch show --glob '!tests/**' connect src/net/pool.py",
     ),
     f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES}; with "
-    "line, only the lines around it. More is refused: sample the file first.",
+    "line, only the lines around it. More is refused: sample it first.",
     _show,
     _render_show,
     refused_status=True,

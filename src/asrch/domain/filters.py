@@ -53,7 +53,7 @@ from asrch.domain.glob_match import (
     char_class,
     literal,
 )
-from asrch.domain.limits import GLOB_MAX
+from asrch.domain.limits import FILTERS_MAX, GLOB_MAX
 from asrch.domain.text_safety import quote
 from asrch.domain.words import arg
 
@@ -433,6 +433,11 @@ def make_filters(
     `cwd`: rg's working directory, where its globs are rooted."""
     if not (types or globs):
         return NO_FILTERS
+    for name, given in (("type", types), ("glob", globs)):
+        if len(given) > FILTERS_MAX:
+            raise InputError(
+                f"{arg(name)} given {len(given)} times; at most {FILTERS_MAX} are allowed"
+            )
     type_globs: list[Glob] = []
     for name in types:
         # rg's `--type all`: a file of any type it knows.

@@ -88,6 +88,11 @@ SCOPE_NODE_VISITS = 200_000
 """Nodes the walk from the top of a file to its asked lines may visit in all (each node's
 verdict is kept for the file's other lines); past it, the remaining lines get none."""
 
+FILTERS_MAX = 100
+"""`--type` values and `--glob` values, each (issue 39, item 7): every file of a tree is
+matched against every glob, and the command line's parser takes time quadratic in the
+number of times one option is repeated (cyclopts builds the rest of the line for each)."""
+
 GLOB_MAX = 1_000
 """Characters in one `--glob` value (issue 32, item 2): matching is linear in the glob's
 length too, once per file of a tree."""
