@@ -230,7 +230,7 @@ SURVEY: "Command[SurveyReport]" = Command(
         "asrch survey --term=-e .      (a term starting with -)",
         "asrch survey -i --term rollover --term should_rollover .",
     ),
-    "Start here: compare candidate terms across paths in one call (matching lines, files, "
+    "Start here: compare candidate terms across paths in 1 call (matching lines, files, "
     "dominant path per term; no match bodies). Then scout the most selective "
     "(term, path) pair.",
     _survey,
@@ -263,7 +263,7 @@ SCOUT: "Command[ScoutReport]" = Command(
         "asrch scout -- --files      (a term starting with -)",
         "asrch scout --def Pool src",
     ),
-    "Count one term under one path: matching lines, files, top 5 directories and "
+    "Count one term under one path: matching lines, files, top 5 dirs and "
     "files. Narrow path while broad, then sample a top file.",
     _scout,
     _render_scout,
@@ -322,7 +322,7 @@ SHOW: "Command[ShowReport]" = Command(
         "asrch show --glob '!tests/**' connect src/net/pool.py",
     ),
     f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES}; with "
-    "line, only the lines around it. More is refused: sample it first.",
+    "line, the lines around it. More is refused: sample it first.",
     _show,
     _render_show,
     refused_status=True,
