@@ -36,6 +36,7 @@ from asrch.commands.table import COMMANDS
 from asrch.contract.build import answer
 from asrch.contract.schema import schema, validated
 from asrch.domain.errors import AsrchError, InputError
+from asrch.domain.limits import FILTERS_MAX
 from asrch.domain.text_safety import quote
 from asrch.engine import pins
 from asrch.engine.process import Children
@@ -54,8 +55,9 @@ INSTRUCTIONS = (
     "Counts are matching lines. mode: fixed "
     "(substring, default), word, identifier (not touching [A-Za-z0-9_]) or regex "
     "(ripgrep's; an unescaped | is refused). type (ripgrep's names) and "
-    "glob (gitignore-style, !GLOB excludes; with /: from the first root) "
-    "only narrow the search. def (scout, show): only lines naming a definition. "
+    "glob (gitignore-style, !GLOB excludes; with /: from the first root), "
+    f"{FILTERS_MAX} each at most, only narrow the search. "
+    "def (scout, show): only lines naming a definition. "
     "A refused or capped answer's `next:` line is the narrowing call."
 )
 

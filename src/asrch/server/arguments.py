@@ -40,7 +40,9 @@ def _json_type(argument: Argument) -> dict[str, Any]:
         return {"type": "string", "enum": list(argument.choices)}
     if argument.many:
         schema = {"type": ["array", "string"], "items": {"type": "string"}}
-        if argument.most is not None:
+        if argument.most is not None and argument.role != "search":
+            # The filters' bound (FILTERS_MAX) is said once, in the instructions: 8
+            # `maxItems` would cost 120 bytes of the 4 KB (D37, D47).
             schema["maxItems"] = argument.most
         return schema
     return {"type": "string"}
