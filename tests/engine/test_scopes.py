@@ -399,3 +399,49 @@ def test_a_name_tree_sitter_invents_moves_no_brace(tmp_path: Path) -> None:
         "    }\n};\n"
     )
     assert _headers("l.hh", 7, tmp_path) == [1, 5]
+
+
+# --- `#if` branches that open different definitions (issue 39, item 8; D48) --------------
+
+IF_BRANCHES = [
+    # The issue's file: the whole parse is 1 error around a clean `beta`; gcc -E puts
+    # lines 8-9 in `alpha`: which definition holds them depends on the configuration.
+    (
+        "int f0(void);\n#if 1\nint alpha(void) {\n  int a = 1;\n#else\nint beta(void) {\n"
+        "  int b = 2;\n#endif\n  int X = 1;\n  return X;\n}\n",
+        {9: None, 10: None},
+    ),
+    # One header per branch, the same function: still 2 header lines, unknown.
+    (
+        "#ifdef WIDE\nint g(long a) {\n#else\nint g(int a) {\n#endif\n  return X;\n}\n",
+        {6: None},
+    ),
+    # A definition whole in one branch, the #else one included: certain.
+    (
+        "#if A\nint h(void) {\n  return 1;\n}\n#else\nint h(void) {\n  return X;\n}\n#endif\n",
+        {7: [6]},
+    ),
+    # A group in the body, even in braces, before the line: certain.
+    (
+        "int k(void) {\n#if A\n  if (a) {\n#else\n  if (b) {\n#endif\n  }\n  return X;\n}\n",
+        {8: [1]},
+    ),
+    # A group the body holds after the line changes nothing before it: certain.
+    (
+        "int m(void) {\n  return X;\n#if A\n  if (a) {\n#endif\n  }\n}\n",
+        {2: [1]},
+    ),
+    # A table whose initializer holds a group (no `body` field: its first `{`): certain.
+    (
+        "static const int t[] = {\n  1,\n#if A\n  2,\n#endif\n  3,\n  X,\n};\n",
+        {7: [1]},
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), IF_BRANCHES)
+def test_a_definition_is_placed_only_where_every_configuration_has_it_whole(
+    tmp_path: Path, source: str, expected: dict[int, list[int] | None]
+) -> None:
+    (tmp_path / "c.c").write_text(source)
+    assert {line: _headers("c.c", line, tmp_path) for line in expected} == expected

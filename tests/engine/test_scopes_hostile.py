@@ -402,11 +402,31 @@ def test_real_code_shapes_get_their_scope(
 
 def test_a_macro_body_that_is_no_items_stays_tokens(tmp_path: Path) -> None:
     path = tmp_path / "t.rs"
-    path.write_text(
-        "impl S {\n    proptest! {\n        fn f(x in 0..9) {\n            X;\n"
-        "        }\n    }\n}\n"
-    )
+    path.write_text("impl S {\n    m! {\n        x => {\n            X\n        },\n    }\n}\n")
     assert _scope(path, 4) == [1]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # tokio's broadcast.rs:454: `impl<>` is no item to the grammar, the body whole
+        # fails; its block read alone made `fn a` top level (issue 39, item 11).
+        "m! {\n    impl<> Waiter {\n        fn a(self) -> u8 {\n            X\n"
+        "        }\n    }\n}\n",
+        "impl S {\n    m! {\n        impl<> Waiter {\n            fn a(self) -> u8 {\n"
+        "                X\n            }\n        }\n    }\n}\n",
+        # proptest's `fn f(x in 0..9) {`: a function the parse cannot read holds X.
+        "impl S {\n    proptest! {\n        fn f(x in 0..9) {\n            X;\n"
+        "        }\n    }\n}\n",
+    ],
+)
+def test_a_block_of_an_item_a_macro_body_could_not_read_gets_no_scope(
+    tmp_path: Path, source: str
+) -> None:
+    path = tmp_path / "w.rs"
+    path.write_text(source)
+    line = source.count("\n", 0, source.index("X")) + 1
+    assert _scope(path, line) is None
 
 
 def test_an_error_in_a_body_left_unclosed_counts_whatever_it_holds(tmp_path: Path) -> None:
@@ -428,3 +448,39 @@ def test_a_file_whose_parse_root_is_an_error_places_nothing(tmp_path: Path) -> N
     assert _scope(path, 4) is None
     path.write_text("class A {\n  m() {\n    return X;\n  }\n}\n")
     assert _scope(path, 3) == [1, 2]
+
+
+# --- an error confined to its node in TypeScript (issue 39, item 11) ---------------------
+
+VITEST = """\
+import { vi } from 'vitest';
+
+vi.mock('./x', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./x')>();
+  return { ...actual };
+});
+
+import { X } from './needle';
+
+describe('suite', () => {
+  const y = X;
+});
+
+class Box {
+  open() {
+    return X;
+  }
+}
+"""
+
+
+def test_a_typescript_error_without_a_brace_is_confined_to_its_node(tmp_path: Path) -> None:
+    # The grammar cannot read `importOriginal<typeof import('x')>()` (238 of gemini-cli's
+    # 2,156 files): `>()` is an error in one statement, no brace in it. What follows is
+    # placed: a column-0 import and a closure's line at the top level, a method in its class.
+    path = tmp_path / "a.test.ts"
+    path.write_text(VITEST)
+    assert [_scope(path, n) for n in (8, 11, 16)] == [[], [], [14, 15]]
+    # An error that holds a brace may be a header cut off its block: still no guess.
+    path.write_text(VITEST.replace("<typeof import('./x')>()", "<typeof { import('./x')>()"))
+    assert _scope(path, 8) is None

@@ -25,9 +25,10 @@ guess) when
   may have cut a definition short there and read its tail as new top-level code (C's
   `#ifdef` halves of one body), so where it starts or ends is a guess.
 
-(C and C++: a line left uncertain is walked again in the file with the first branch of
-each `#if` group taken, `first_branches.py`, and placed only where every configuration that
-has the line agrees.)
+(C and C++: a definition is certain only where every configuration that has the line
+has it whole, `preprocessor.astride`; a line left uncertain is walked again in the file
+with the first branch of each `#if` group taken, `first_branches.py`, and placed only
+where every configuration that has the line agrees.)
 
 An error elsewhere, such as a C macro that tree-sitter cannot read in another function, or
 after the line in the same one, does not make the line's definitions uncertain: their
@@ -35,8 +36,8 @@ headers and the body up to the line parsed cleanly.
 
 The modules, by idea: `grammars` (the table, loading a grammar), `parse` (one parse and
 its bounds), `verdicts` (which errors move a brace), `item_macros` (Rust's), `walk` (root
-to line), `first_branches` (C/C++ `#if`), `astray` (where the parse stops being the
-language), `reader` (the port's adapter).
+to line), `preprocessor` (C/C++ `#if` groups), `first_branches` (the `#if` re-reading),
+`astray` (where the parse stops being the language), `reader` (the port's adapter).
 """
 
 from asrch.engine.scopes.grammars import LANGUAGES, PYTHON, Grammar, grammar_of

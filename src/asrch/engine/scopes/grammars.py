@@ -43,8 +43,13 @@ class Grammar(NamedTuple):
     ... }`): parsed again as items, its definitions enclose what they hold. A body that does
     not parse cleanly as items is left as it was: tokens."""
     annotations: bool = False
-    """Braces alone make blocks (C, C++): an ERROR with no brace in it, inside a statement,
-    header or list, moves none (`_annotation`): it is no error."""
+    """Braces alone make blocks (C, C++, TypeScript): an ERROR with no brace in it, inside
+    a statement, header or list, moves none (`_annotation`): it is no error (a macro in C,
+    vitest's `importOriginal<typeof import('x')>()` in TypeScript)."""
+    preprocessor: bool = False
+    """`#if` groups (C, C++): the file as written reads each branch after the other
+    (`Verdicts.configurations`), and a line left uncertain is read again with the first
+    branches taken (`first_branches.py`)."""
     """Only the preprocessor encloses a function (C): an error-free function met inside an
     ERROR node still gives its lines their whole scope (curl's lib/http.c parses as one
     ERROR from line 27 to its end, an `#ifndef` its parse could not close)."""
@@ -89,6 +94,7 @@ C = Grammar(
     functions_not_in=frozenset({"compound_statement"}),
     functions_are_outermost=True,
     annotations=True,
+    preprocessor=True,
 )
 CPP = Grammar(
     "tree_sitter_cpp",
@@ -99,6 +105,7 @@ CPP = Grammar(
     | {"linkage_specification", "declaration_list", "namespace_definition", "template_declaration"},
     functions_not_in=frozenset({"compound_statement"}),
     annotations=True,
+    preprocessor=True,
     misread_around=True,
 )
 RUST = Grammar(
@@ -139,6 +146,7 @@ TYPESCRIPT = Grammar(
     _TS_DEFINITIONS,
     top_level=_TS_TOP,
     transparent=frozenset({"export_statement", "ambient_declaration"}),
+    annotations=True,
 )
 TSX = TYPESCRIPT._replace(function="language_tsx")
 JAVA = Grammar(

@@ -54,8 +54,11 @@ def line_starts(data: bytes) -> list[int]:
 
 
 def verdicts_of(grammar: Grammar, data: bytes, deadline: float) -> Verdicts:
+    """The verdicts of the walk on the file as written: in C and C++, every `#if` branch
+    read after the other (`Verdicts.configurations`)."""
     verdicts = Verdicts(Budget(SCOPE_NODE_VISITS, deadline), grammar)
     verdicts.data = data
+    verdicts.configurations = grammar.preprocessor
     return verdicts
 
 
@@ -79,7 +82,7 @@ def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced
     verdicts = verdicts_of(grammar, data, deadline)
     try:
         walk = placed(tree.root_node, target, grammar, verdicts)
-        if walk.uncertain and grammar.annotations:
+        if walk.uncertain and grammar.preprocessor:
             walk = FirstBranches(grammar, data, deadline).walk(target) or walk
     except OverBudgetError:
         return "uncertain"
@@ -152,7 +155,7 @@ class TreeSitterScopes:
             target = start + _target(line, text)
             try:
                 walk = placed(tree.root_node, target, grammar, verdicts)
-                if walk.uncertain and grammar.annotations:
+                if walk.uncertain and grammar.preprocessor:
                     walk = second.walk(target) or walk
             except OverBudgetError:
                 break

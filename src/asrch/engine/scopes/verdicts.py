@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from asrch.engine.scopes.grammars import C_PREPROC
-from asrch.engine.scopes.item_macros import macro_items
+from asrch.engine.scopes.item_macros import MacroItems, macro_items
+from asrch.engine.scopes.preprocessor import Groups, astride, read_groups
 
 if TYPE_CHECKING:
-    from tree_sitter import Node, Tree
+    from tree_sitter import Node
 
     from asrch.engine.scopes.grammars import Grammar
     from asrch.engine.scopes.parse import Budget
@@ -75,11 +76,21 @@ _BLOCKS = frozenset(
         "enumerator_list",
         "linkage_specification",
         "template_declaration",
+        # TypeScript's
+        "program",
+        "statement_block",
+        "class_body",
+        "interface_body",
+        "enum_body",
+        "object_type",
+        "switch_body",
+        "switch_case",
+        "switch_default",
     }
     | C_PREPROC
 )
-"""Where C and C++ list statements, members or definitions: an error there may be a header
-cut off its block."""
+"""Where C, C++ and TypeScript list statements, members or definitions: an error there may
+be a header cut off its block."""
 
 
 def _annotation(node: Node, parent: Node | None) -> bool:
@@ -126,20 +137,47 @@ class Verdicts:
         self._broken: dict[int, int | None] = {}
         self._cut: dict[int, bool] = {}
         self._erred_before: dict[int, int | None] = {}
-        self._items: dict[int, list[Tree]] = {}
+        self._items: dict[int, MacroItems] = {}
         self._harmless: dict[int, bool] = {}
+        self._astride: dict[int, int | None] = {}
+        self._groups: Groups | None = None
         self.data = b""
+        self.configurations = False
+        """The file is read as written, each `#if` branch after the other (C, C++): a
+        definition is certain only where every configuration has it whole (`astride`)."""
 
     def items(self, macro: Node, target: int) -> Node | None:
         """The part of a macro's body around `target` parsed as items (`macro_items`)."""
         key = macro.id
         if key not in self._items:
             self._items[key] = macro_items(macro, self.grammar, self.data, self.budget)
-        for tree in self._items[key]:
+        for tree in self._items[key].trees:
             root = tree.root_node
             if root.start_byte <= target < root.end_byte:
                 return root
         return None
+
+    def in_unread_item(self, macro: Node, target: int) -> bool:
+        """`target` is in a block of `macro`'s body that an item the parse could not read
+        opens (`MacroItems.headed`): what encloses it is unknown."""
+        self.items(macro, target)
+        return any(start <= target < end for start, end in self._items[macro.id].headed)
+
+    def astride(self, definition: Node) -> int | None:
+        """Where the first `#if` group begins whose branches give `definition` a different
+        header, end or braces (`preprocessor.astride`; None: none, or `configurations`
+        is off, or the file's directives do not pair up)."""
+        if not self.configurations:
+            return None
+        if self._groups is None:
+            read = read_groups(self.data, self.budget) if b"#" in self.data else None
+            self._groups = Groups(read or [])
+        key = definition.id
+        if key not in self._astride:
+            groups = self._groups.overlapping(definition.start_byte, definition.end_byte)
+            self.budget.spend(len(groups) + 1)
+            self._astride[key] = astride(definition, groups, self.data)
+        return self._astride[key]
 
     def first_error(self, node: Node, up: Up, *, strict: bool = False) -> int | None:
         """Where the first error in `node` that may move a brace begins (None: it has

@@ -182,6 +182,13 @@ def _walk(
             child.type == "macro_invocation"
             and node.type in grammar.item_macros
             and depth < MACRO_DEPTH
+            and verdicts.in_unread_item(child, target)
+        ):
+            return Walk([], uncertain=True)
+        if (
+            child.type == "macro_invocation"
+            and node.type in grammar.item_macros
+            and depth < MACRO_DEPTH
             and (items := verdicts.items(child, target)) is not None
         ):
             inner = _walk(items, target, grammar, verdicts, depth + 1)
@@ -194,6 +201,8 @@ def _walk(
             )
         if lost:
             if _clean_function(child, verdicts, above):
+                if _differs(child, target, verdicts):
+                    return Walk([], uncertain=True)
                 definitions.append(child)
                 lost = False
             continue
@@ -208,9 +217,19 @@ def _walk(
                 and (first_error is not None or child.type in grammar.top_level)
             ):
                 return Walk([], uncertain=True)
+            if _differs(child, target, verdicts):
+                return Walk([], uncertain=True)
             definitions.append(child)
         top = top and child.type in grammar.transparent
     return Walk(definitions, uncertain=lost or (astray and not definitions), path=path)
+
+
+def _differs(definition: Node, target: int, verdicts: Verdicts) -> bool:
+    """An `#if` group before `target` gives `definition` a different header, end or braces
+    in another configuration (D48: where branches open different definitions, which one
+    encloses the line is unknown). A group after the target changes nothing before it."""
+    at = verdicts.astride(definition)
+    return at is not None and at <= target
 
 
 def _clean_function(node: Node, verdicts: Verdicts, up: Up) -> bool:
