@@ -11,7 +11,7 @@ binary files met before the cut), which the command line cannot ask for.
 Time stands still in a test: every write gets an mtime of its own from a counter (a
 test writes many times in one clock tick, which the 2 s window for racy files guards
 against in real use, and which would leave the index unused here), and that window
-is 0 (`build.RACY_NS`).
+is 0 (`build.RACY_NS`), and a search uses candidates however many (`candidates.MOST` 1).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions, make_query
 from asrch.engine.index import build as index_build
+from asrch.engine.index import candidates as index_candidates
 from asrch.engine.searcher import RipgrepSearcher
 from tests.support.cli import run_asrch
 from tests.support.tiers import body
@@ -170,6 +171,9 @@ class Tree:
 @pytest.fixture
 def no_racy_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(index_build, "RACY_NS", 0)
+    # Candidates however many: a tree of 10 files would otherwise scan for most terms,
+    # and the property is about the answers from candidates.
+    monkeypatch.setattr(index_candidates, "MOST", 1.0)
     yield
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from asrch.engine.index import candidates as index_candidates
 from tests.golden.examples import Example
 from tests.golden.runner import Trees
 from tests.golden.test_spec import JAPANESE_EXAMPLES, _ids, _shown
@@ -47,6 +48,12 @@ def _check(example: Example, trees: Trees, cache: Path) -> None:
     other = result.out if example.on_stderr else result.err
     assert other == "", other
     assert result.status == example.exit_status
+
+
+@pytest.fixture(autouse=True)
+def _candidates_however_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corpus has 21 files: most terms would scan (more than 25 % of them match)."""
+    monkeypatch.setattr(index_candidates, "MOST", 1.0)
 
 
 @pytest.mark.parametrize("example", SOME, ids=_ids(SOME))

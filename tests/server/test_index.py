@@ -35,7 +35,7 @@ def _logging_rg(tmp_path: Path) -> tuple[str, Path]:
     ("tool", "arguments", "words"),
     [
         ("scout", {"query": "Pool"}, ["scout", "Pool"]),
-        ("scout", {"query": "retry", "path": "src"}, ["scout", "retry", "src"]),
+        ("scout", {"query": "Pool", "path": "src"}, ["scout", "Pool", "src"]),
         ("survey", {"terms": ["Pool", "retry"]}, ["survey", "--term", "Pool", "--term", "retry"]),
     ],
 )

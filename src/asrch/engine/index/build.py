@@ -205,6 +205,7 @@ def _commit(db: sqlite3.Connection, summary: Summary, complete: bool) -> None:
     values = {
         "built": time.time(),
         "files": summary.files,
+        "texts": db.execute("SELECT count(*) FROM files WHERE kind != ?", (BINARY,)).fetchone()[0],
         "bytes": summary.bytes,
         "garbage": summary.garbage,
         "complete": int(complete),

@@ -45,8 +45,10 @@ from asrch.engine.index.store import (
 from asrch.engine.process import Launch
 from asrch.engine.transport import run_to_end
 
-MOST = 0.5
-"""Candidates above this share of the walked files: a scan, which reads no more."""
+MOST = 0.25
+"""Candidates above this share of the text files walked: a scan. The freshness walk
+alone costs a good part of a scan (a `rg --files` and a stat per file), and rg reads
+files it is handed by name no faster than files it walks to."""
 STALE = 0.5
 """Changed files above this share of the walked files (and above `STALE_FILES`): the
 index is stale. A few changed files cost little to read here, whatever their share."""
@@ -59,9 +61,10 @@ class _Opened:
     """An index open for lookups; its rows (a stat per file) read once, when a walk
     needs them: a query the lookup alone sends to a scan never loads them."""
 
-    def __init__(self, db: sqlite3.Connection, files: int) -> None:
+    def __init__(self, db: sqlite3.Connection, texts: int) -> None:
         self.db = db
-        self.files = files
+        self.texts = texts
+        """The files indexed that are not binary: what a scan reads."""
         self.lock = threading.Lock()
         self._rows: dict[bytes, Row] | None = None
 
@@ -103,7 +106,7 @@ def _opened(path: str) -> _Opened | None:
     try:
         if meta(db, "complete") is None:
             raise IndexUnusableError("it was never finished")
-        opened = _Opened(db, int(meta(db, "files") or 0))
+        opened = _Opened(db, int(meta(db, "texts") or meta(db, "files") or 0))
     except sqlite3.Error as exc:
         db.close()
         raise IndexUnusableError(f"it cannot be read ({exc})") from None
@@ -177,8 +180,8 @@ class IndexCandidates:
         except sqlite3.Error as exc:
             self._ignored(place.root, f"it cannot be read ({exc})")
             return None
-        # Most of the indexed files hold the trigrams: a scan, before any walk is paid.
-        if len(found) > MOST * place.opened.files:
+        # Many of the text files hold the trigrams: a scan, before any walk is paid.
+        if len(found) > MOST * place.opened.texts:
             return None
         walk = self._walk(target, place)
         if walk is None:
@@ -186,7 +189,7 @@ class IndexCandidates:
         texts = walk.texts
         files = [texts[doc] for (doc,) in found if doc in texts]
         files += walk.always
-        if len(files) > MOST * walk.walked:
+        if len(files) > MOST * (walk.walked - len(walk.binary)):
             return None
         self.used = True
         return CandidateFiles(tuple(files), tuple(walk.binary))
