@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import NamedTuple
 
 from asrch.domain.ports import CandidateFiles
-from asrch.domain.query import Query
+from asrch.domain.query import DEFAULT_OPTIONS, Query, SearchOptions
 from asrch.domain.text_safety import quote
 from asrch.engine.argv import files_argv
 from asrch.engine.index.build import kind_of
@@ -130,6 +130,20 @@ class _Walk(NamedTuple):
     walked: int
 
 
+PROVEN_OPTIONS = frozenset(("mode", "ignore_case", "type", "glob"))
+"""The search options the candidates are proven for (the property test draws them).
+Any other one not at its default (`--max-filesize`: rg does not apply it to files
+handed by name) is a scan until it is proven too."""
+
+
+def _proven(options: SearchOptions) -> bool:
+    return all(
+        getattr(options, name) == getattr(DEFAULT_OPTIONS, name)
+        for name in options._fields
+        if name not in PROVEN_OPTIONS
+    )
+
+
 class _Place(NamedTuple):
     """Where a search target lies: the index covering it and how rg is handed it."""
 
@@ -170,7 +184,7 @@ class IndexCandidates:
     def _candidates(self, query: Query, target: str) -> CandidateFiles | None:
         place = self._place(target)
         grams = needed_trigrams(query)
-        if place is None or grams is None:
+        if place is None or grams is None or not _proven(query.options):
             return None
         try:
             with place.opened.lock:
