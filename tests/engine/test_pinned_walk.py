@@ -6,7 +6,6 @@ search by name; an `ASRCH_RG` stand-in records where each rg ran and what it was
 """
 
 import os
-import shlex
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from asrch.domain.filters import make_filters
 from asrch.domain.query import Query
 from asrch.engine import pins
-from asrch.engine.binary import resolve_rg
+from asrch.engine.mock_rg import MockRg, Reply, Request, recorded
 from asrch.engine.searcher import RipgrepSearcher
 
 pytestmark = pytest.mark.skipif(not pins.SUPPORTED, reason="pinning needs Linux's /proc")
@@ -36,17 +35,16 @@ def _tree(root: Path) -> None:
     (root / "top.py").write_text("alpha\n")
 
 
-def _recording_rg(tmp_path: Path) -> tuple[str, Path]:
-    log = tmp_path / "runs.log"
-    script = tmp_path / "recording-rg"
-    rg = shlex.quote(resolve_rg())
-    script.write_text(
-        "#!/bin/sh\n"
-        f'printf "%s\\t%s\\n" "$(pwd -P)" "$*" >> {shlex.quote(str(log))}\n'
-        f'exec {rg} "$@"\n'
-    )
-    script.chmod(0o755)
-    return str(script), log
+def _recording() -> tuple[MockRg, list[Request]]:
+    """The real rg, each run's request kept with its working directory resolved as rg
+    ran (a pinned one names a descriptor that is closed once the pins are)."""
+    runs: list[Request] = []
+
+    def run(request: Request) -> Reply:
+        runs.append(request._replace(cwd=os.path.realpath(request.cwd or ".")))
+        return recorded(request)
+
+    return MockRg(run), runs
 
 
 @pytest.mark.parametrize("target", ["d", "d/", ".", "d/sub"])
@@ -56,10 +54,10 @@ def test_a_pinned_walk_runs_in_the_directory_and_counts_as_by_name(
 ) -> None:
     root = tmp_path / "root"
     _tree(root)
-    rg, log = _recording_rg(tmp_path)
+    recording, runs = _recording()
     held = pins.Pins([str(root)])
     try:
-        pinned = RipgrepSearcher(rg, cwd=str(root), pins=held)
+        pinned = RipgrepSearcher(cwd=str(root), pins=held, transport=recording)
         by_name = RipgrepSearcher(cwd=str(root))
         for query in (
             Query(term="alpha"),
@@ -73,25 +71,25 @@ def test_a_pinned_walk_runs_in_the_directory_and_counts_as_by_name(
     finally:
         held.close()
     walked = (root / target).resolve()
-    runs = [line.split("\t") for line in log.read_text().splitlines()]
     assert runs
-    for where, argv in runs:
-        assert os.path.samefile(where, walked)
-        assert "/proc/" not in argv
-        assert argv.endswith(("-- .", "-- ./"))
+    for request in runs:
+        assert request.cwd is not None and os.path.samefile(request.cwd, walked)
+        assert not any("/proc/" in word for word in request.argv)
+        assert request.argv[-2:] in (("--", "."), ("--", "./"))
 
 
 def test_a_pinned_survey_walks_in_the_directory(tmp_path: Path) -> None:
     root = tmp_path / "root"
     _tree(root)
-    rg, log = _recording_rg(tmp_path)
+    recording, runs = _recording()
     held = pins.Pins([str(root)])
     queries = [Query(term="alpha"), Query(term="beta")]
+    searcher = RipgrepSearcher(cwd=str(root), pins=held, transport=recording)
     try:
-        got = RipgrepSearcher(rg, cwd=str(root), pins=held).count_terms(queries, "d", cap=CAP)
+        got = searcher.count_terms(queries, "d", cap=CAP)
     finally:
         held.close()
     assert got == RipgrepSearcher(cwd=str(root)).count_terms(queries, "d", cap=CAP)
-    walks = [line.split("\t") for line in log.read_text().splitlines() if "-- ." in line]
-    assert walks, log.read_text()
-    assert all(os.path.samefile(where, root / "d") for where, _ in walks)
+    walks = [r for r in runs if r.argv[-2:] == ("--", ".")]
+    assert walks, runs
+    assert all(r.cwd is not None and os.path.samefile(r.cwd, root / "d") for r in walks)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from asrch.engine.binary import resolve_rg
+from asrch.engine.mock_rg import MockRg, recorded
 from asrch.server.app import build_server
 from asrch.server.roots import Roots
 from tests.server.helpers import call_tool, call_tools, run_cli, text_of, tool_text, wait_for
@@ -36,15 +37,6 @@ def layout(corpus: Path, tmp_path: Path) -> dict[str, Path]:
     return {"root": corpus, "library": library, "outside": outside}
 
 
-def _recording_rg(directory: Path) -> tuple[str, Path]:
-    """The real rg, each run noted in a log: which calls reached rg at all."""
-    log = directory / "rg-runs"
-    script = directory / "recording-rg"
-    script.write_text(f'#!/bin/sh\necho run >> {log}\nexec {resolve_rg()} "$@"\n')
-    script.chmod(0o755)
-    return str(script), log
-
-
 def _escapes(layout: dict[str, Path]) -> list[tuple[str, dict[str, Any]]]:
     outside = str(layout["outside"])
     return [
@@ -64,8 +56,9 @@ def _escapes(layout: dict[str, Path]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def test_every_escape_is_refused_before_rg_runs(layout: dict[str, Path], tmp_path: Path) -> None:
-    rg, log = _recording_rg(tmp_path)
-    server = build_server([str(layout["root"]), str(layout["library"])], rg=rg)
+    # The real rg, each run it is asked for recorded: which calls reached rg at all.
+    recording = MockRg(recorded)
+    server = build_server([str(layout["root"]), str(layout["library"])], transport=recording)
     escapes = _escapes(layout)
     results = call_tools(server, *escapes)
     for (tool, arguments), result in zip(escapes, results, strict=True):
@@ -75,10 +68,10 @@ def test_every_escape_is_refused_before_rg_runs(layout: dict[str, Path], tmp_pat
         assert "is outside the server's roots" in message, message
         assert str(layout["root"]) in message and str(layout["library"]) in message
         assert message.count("\n") == 1
-    assert not log.exists(), "rg ran for a refused call"
+    assert recording.requests == [], "rg ran for a refused call"
     # The recorder does record: an allowed call reaches rg.
     assert call_tool(server, "scout", {"query": "connect"}).is_error is False
-    assert log.read_text().count("run") >= 1
+    assert recording.requests
 
 
 def test_the_refusal_names_the_path_as_given(layout: dict[str, Path]) -> None:
