@@ -1,6 +1,7 @@
 """`--format` on the command line: its own input errors, and every failure the same in
 both formats (one line on stderr, the same status, nothing on stdout)."""
 
+import io
 import json
 import os
 import shutil
@@ -8,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from asrch.cli import main
+from asrch.engine.mock_rg import MockRg, Reply
+from asrch.engine.searcher import RipgrepSearcher
 from tests.contract.schemas import one_answer
 from tests.end_to_end.helpers import asrch
 
@@ -57,26 +61,36 @@ def test_text_is_the_default_and_explicit_text_is_the_same(corpus: Path) -> None
 
 
 @pytest.mark.parametrize(
-    ("name", "body"),
+    "reply",
     [
-        ("failing-rg", "echo 'rg: something broke' >&2\nexit 3\n"),
-        ("junk-rg", "echo 'this is not ripgrep output'\n"),
+        Reply(stderr=b"rg: something broke\n", status=3),
+        Reply(stdout=b"this is not ripgrep output\n"),
     ],
+    ids=["failing-rg", "junk-rg"],
 )
-def test_an_engine_failure_is_the_same_in_both_formats(
-    tmp_path: Path, name: str, body: str
-) -> None:
-    script = tmp_path / name
-    script.write_text("#!/bin/sh\n" + body)
-    script.chmod(0o755)
+def test_an_engine_failure_is_the_same_in_both_formats(tmp_path: Path, reply: Reply) -> None:
     (tmp_path / "a.txt").write_text("x\n")
-    env = {**os.environ, "ASRCH_RG": str(script)}
+    mock = MockRg(lambda request: reply)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        status = main(
+            list(argv),
+            searchers=lambda census: RipgrepSearcher(
+                "rg", cwd=str(tmp_path), transport=mock, census=census
+            ),
+            cwd=str(tmp_path),
+            stdout=out,
+            stderr=err,
+        )
+        return status, out.getvalue(), err.getvalue()
+
     for command in (["scout", "x", "."], ["show", "x", "a.txt"]):
-        text = asrch(*command, cwd=tmp_path, env=env)
-        as_json = asrch(command[0], "--format", "json", *command[1:], cwd=tmp_path, env=env)
-        assert text.status == as_json.status == 4, (text, as_json)
-        assert as_json.stdout == b"" and as_json.stderr == text.stderr, (text, as_json)
-        assert text.err.startswith("error: ") and text.err.count("\n") == 1
+        text = run(*command)
+        as_json = run(command[0], "--format", "json", *command[1:])
+        assert text[0] == as_json[0] == 4, (text, as_json)
+        assert as_json[1] == "" and as_json[2] == text[2], (text, as_json)
+        assert text[2].startswith("error: ") and text[2].count("\n") == 1, text
 
 
 def test_a_name_that_is_not_utf8_is_shown_as_the_text_shows_it(tmp_path: Path) -> None:
