@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from asrch.engine.transport import CHUNK, Ended
 
 if TYPE_CHECKING:
-    from asrch.engine.process import Launch
+    from asrch.engine.transport import Site
 
 
 class Request(NamedTuple):
@@ -55,7 +55,7 @@ class MockRg:
     def start(
         self,
         argv: list[str],
-        launch: "Launch",
+        launch: "Site",
         *,
         stream: bool = False,
         stdin: bool = False,

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 from asrch.domain.errors import EngineError
 from asrch.domain.text_safety import quote
 from asrch.engine.argv import PatternFile
-from asrch.engine.transport import CHUNK, Ended
+from asrch.engine.transport import CHUNK, Ended, Site
 
 if TYPE_CHECKING:
     from asrch.engine.pins import Pins
@@ -266,12 +266,15 @@ class Processes:
     def start(
         self,
         argv: list[str],
-        launch: "Launch",
+        launch: Site,
         *,
         stream: bool = False,
         stdin: bool = False,
         pipe_size: int = 0,
     ) -> _Child:
+        # Started only where a `Launch` says: its environment and the children that
+        # own the run are the real transport's business, not the protocol's.
+        assert isinstance(launch, Launch), launch
         return _Child(argv, launch, stream=stream, stdin=stdin, pipe_size=pipe_size)
 
 

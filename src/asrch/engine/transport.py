@@ -13,14 +13,23 @@ a search uses; `RipgrepSearcher` and the MCP server take it.
 
 from collections.abc import Iterator
 from types import TracebackType
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from asrch.engine.stderr import RgSaid, judge, operands, read_stderr
 
-if TYPE_CHECKING:
-    from asrch.engine.process import Launch
-
 CHUNK = 1 << 16
+
+
+class Site(Protocol):
+    """Where an rg run starts, as far as the transport's callers know it: the working
+    directory and the transport itself (`engine.process.Launch` is the real one, with
+    the environment and the children that own the run)."""
+
+    @property
+    def cwd(self) -> str | None: ...
+
+    @property
+    def transport(self) -> "Transport": ...
 
 
 class Ended(NamedTuple):
@@ -88,7 +97,7 @@ class Transport(Protocol):
     def start(
         self,
         argv: list[str],
-        launch: "Launch",
+        launch: Site,
         *,
         stream: bool = False,
         stdin: bool = False,
@@ -108,7 +117,7 @@ def judged(argv: list[str], ended: Ended) -> RgSaid:
     return said if ended.stopped else judge(ended.status, said)
 
 
-def run_to_end(argv: list[str], launch: "Launch") -> tuple[bytes, RgSaid]:
+def run_to_end(argv: list[str], launch: Site) -> tuple[bytes, RgSaid]:
     """Run rg to its end on empty input and judge it: (its whole stdout, its stderr
     sorted). For readers of all of rg's output (counts, file lists): rg writes it aside,
     never waking a reader per record (on ten thousand files those wake-ups cost more
@@ -118,7 +127,7 @@ def run_to_end(argv: list[str], launch: "Launch") -> tuple[bytes, RgSaid]:
         return output, judged(argv, call.end())
 
 
-def run_unjudged(argv: list[str], launch: "Launch") -> Ended:
+def run_unjudged(argv: list[str], launch: Site) -> Ended:
     """Run rg to its end on empty input: how it ended, nothing judged (the query probe
     reads rg's refusal itself)."""
     with launch.transport.start(argv, launch) as call:
