@@ -3,12 +3,14 @@
 what the parse cannot tell for sure gives no unit (engine/scopes/units.py)."""
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from asrch.domain.units import Around, Fold, Unit
 from asrch.engine.scopes import TreeSitterScopes
 from asrch.engine.scopes.units import UNITS
+from tests.support.source_lines import file_lines
 
 SOURCES = {
     "a.c": """\
@@ -458,3 +460,27 @@ def test_a_first_branch_ends_at_its_last_statement_not_at_the_comments_after_it(
     around = found[2]
     assert isinstance(around, Around)
     assert around.units[:2] == (Unit("statement", 2, 2), Unit("branch", 1, 3))
+
+
+def test_the_units_and_the_scope_lines_of_one_answer_share_one_parse(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show --scope` asks for the units, then for the scope lines of the same file: a
+    1 MB file costs one parse (≈140 ms), not two (bench.scopes --unit-only)."""
+    from asrch.engine.scopes import reader
+
+    calls: list[int] = []
+    whole = reader.parse  # type: ignore[attr-defined]  # the name reader.py calls
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return whole(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "parse", counted)
+    scopes = TreeSitterScopes(cwd=str(tree))
+    assert not isinstance(scopes.units("a.py", [8]), str)
+    placed = scopes.of("a.py", file_lines(tree / "a.py", [8]))
+    assert placed.scopes[8] is not None and len(calls) == 1
+    (tree / "a.py").write_text(SOURCES["a.py"].replace("GET", "PUT"))
+    scopes.of("a.py", file_lines(tree / "a.py", [8]))
+    assert len(calls) == 2  # other bytes: parsed again

@@ -8,7 +8,7 @@ unit whose node holds a parse error is no unit (where it ends is a guess).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from asrch.domain.limits import SCOPE_FOLD_MIN, SCOPE_NODE_VISITS, SCOPE_UNIT_MAX
 from asrch.domain.units import Around, Fold, Unit, UnitKind
@@ -19,12 +19,16 @@ from asrch.engine.scopes.reader import line_starts, read_source, verdicts_of
 from asrch.engine.scopes.walk import placed
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
-    from tree_sitter import Node
+    from tree_sitter import Node, Tree
 
     from asrch.domain.lines import Unplaced
     from asrch.engine.scopes.grammars import Grammar
+
+    Parser: TypeAlias = Callable[[Grammar, bytes, float], Tree | None]
+    """How a file is parsed: `parse`, or the reader's, which keeps the tree for the scope
+    lines of the same answer."""
 
 
 class Units(NamedTuple):
@@ -377,16 +381,16 @@ def _docstring(node: Node) -> bool:
 
 
 def around_lines(
-    data: bytes, grammar: Grammar, lines: Sequence[int]
+    data: bytes, grammar: Grammar, lines: Sequence[int], parsed: Parser = parse
 ) -> dict[int, Around | Unplaced]:
     """For each line (1-based), the units around it and the folds near it, or why none is
     given: past the end or not placed for sure by the scope walk (`uncertain`), as for
-    scope lines. One parse for all the lines."""
+    scope lines. One parse for all the lines (`parsed`: the reader's, which keeps it)."""
     if b"\x00" in data:
         return dict.fromkeys(lines, "binary")
     starts = line_starts(data)
     deadline = file_deadline(len(lines))  # the parse and walks of this file, together
-    tree = parse(grammar, data, deadline)
+    tree = parsed(grammar, data, deadline)
     if tree is None:
         return dict.fromkeys(lines, "uncertain")
     astray = astray_from(grammar, tree, data)
@@ -417,7 +421,9 @@ def around_lines(
     return out
 
 
-def units_in(path: str, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
+def units_in(
+    path: str, file: str, lines: Sequence[int], parsed: Parser = parse
+) -> dict[int, Around | Unplaced] | Unplaced:
     """The `Scopes.units` of the port: `file` (opened as `path`) read as the scope reader
     reads it, or why none is given for the whole file (no grammar, too large, unreadable)."""
     grammar = grammar_of(file)
@@ -426,4 +432,4 @@ def units_in(path: str, file: str, lines: Sequence[int]) -> dict[int, Around | U
     data = read_source(path)
     if isinstance(data, str):
         return data
-    return around_lines(data, grammar, lines)
+    return around_lines(data, grammar, lines, parsed)
