@@ -85,6 +85,12 @@ class Pins:
         self.here(path)
         return self._failed.get(path)
 
+    def inside(self, real: str) -> bool:
+        """Whether the real path `real` lies under one of the roots."""
+        return any(
+            real == root or real.startswith(root.rstrip("/") + "/") for root, _ in self._roots
+        )
+
     def close(self) -> None:
         with self._lock:
             held = [*self._held.values(), *(fd for _, fd in self._roots)]

@@ -73,6 +73,7 @@ class RipgrepSearcher:
         self._census = census
         self._candidates = candidates
         self._index_looked = candidates is not None
+        self._walks_checked: set[str] = set()
         self._rg = rg
         self._environ = environ
         given = cwd is not None or children is not None or environ is not None
@@ -201,10 +202,24 @@ class RipgrepSearcher:
             return None
         return reason_of(said.complaint or f"exit status {ended.status}")
 
+    def _check_walk(self, target: str) -> None:
+        """Before rg walks `target`: the ignore files it would open are ones it may
+        (`engine.ignore_files`)."""
+        if target in self._walks_checked:
+            return
+        here = self._launch.here(target)
+        if os.path.isdir(here):
+            from asrch.engine.ignore_files import check_ignore_files
+
+            pins = self._launch.pins
+            check_ignore_files(here, target, inside=None if pins is None else pins.inside)
+        self._walks_checked.add(target)
+
     def walk(self, target: str) -> list[str]:
         from asrch.engine.argv import as_typed, files_argv
         from asrch.engine.transport import run_to_end
 
+        self._check_walk(target)
         given = self._launch.operand(target)
         output, _ = run_to_end(files_argv(self.rg, given), self._launch)
         return [
@@ -246,6 +261,8 @@ class RipgrepSearcher:
         """Several counting rg children at once, one per (query, target), results in order."""
         from concurrent.futures import ThreadPoolExecutor
 
+        for _, target in searches:
+            self._check_walk(target)
         if len(searches) <= 1:
             return [self.count(q, t, cap=cap) for q, t in searches]
         workers = min(len(searches), max(2, os.cpu_count() or 2))
@@ -267,6 +284,7 @@ class RipgrepSearcher:
         plan is not tested with one)."""
         # One walk matches with the first query's flags (`lines_argv`): only queries
         # sharing all their options can share it.
+        self._check_walk(target)
         shared = len({q.options for q in queries}) == 1
         if len(queries) <= 1 or not shared or queries[0].mode is Mode.REGEX:
             return self.count_many([(q, target) for q in queries], cap=cap)
@@ -292,6 +310,7 @@ class RipgrepSearcher:
     def count(self, query: Query, target: str, *, cap: int, census: bool = False) -> Tally:
         from asrch.engine.counts import count_files
 
+        self._check_walk(target)
         binary = census or self._census
         chosen = self._chosen(query, target)
         if chosen is not None:

@@ -1,0 +1,144 @@
+"""Ignore files rg must never open (issue 39, items 3 and 4): a FIFO or a device named
+like one hung rg; an ignore file outside an MCP server's roots steered its answers.
+Each run has a timeout (tests/support/cli.py): a hang fails the test."""
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.end_to_end.helpers import asrch, check_invariants, field
+
+
+def _tree(root: Path) -> Path:
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("needle\n")
+    (root / "sub" / "b.txt").write_text("needle\n")
+    return root
+
+
+@pytest.mark.parametrize(
+    "name", [".ignore", ".gitignore", ".rgignore", "sub/.ignore", ".git/info/exclude"]
+)
+@pytest.mark.parametrize("command", ["scout", "survey"])
+def test_a_fifo_named_like_an_ignore_file_is_refused_not_waited_on(
+    tmp_path: Path, name: str, command: str
+) -> None:
+    root = _tree(tmp_path / "t")
+    (root / name).parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(root / name)
+    args = ["scout", "needle"] if command == "scout" else ["survey", "--term=needle", "--term=x"]
+    run = asrch(*args, cwd=root)
+    check_invariants(run, frozenset({2}))
+    assert run.err == (
+        f"error: {name} is a FIFO, not a regular file: rg would read it as an ignore file "
+        "and never finish; remove it or search a directory without it\n"
+    )
+
+
+def test_an_ignore_file_that_is_a_device_is_refused(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "t")
+    (root / "sub" / ".gitignore").symlink_to("/dev/zero")
+    run = asrch("scout", "needle", cwd=root)
+    check_invariants(run, frozenset({2}))
+    assert "sub/.gitignore is a character device" in run.err
+
+
+def test_a_fifo_above_the_target_is_refused(tmp_path: Path) -> None:
+    root = _tree(tmp_path / "t")
+    os.mkfifo(root / ".ignore")
+    run = asrch("scout", "needle", "sub", cwd=root)
+    check_invariants(run, frozenset({2}))
+    assert f"{root}/.ignore is a FIFO" in run.err
+
+
+def test_a_fifo_where_rg_never_walks_is_left_alone(tmp_path: Path) -> None:
+    """The default exclusions and hidden directories are not walked: their ignore files
+    are not rg's to open."""
+    root = _tree(tmp_path / "t")
+    for directory in ("node_modules", ".hidden"):
+        (root / directory).mkdir()
+        os.mkfifo(root / directory / ".ignore")
+    run = asrch("scout", "needle", cwd=root)
+    check_invariants(run, frozenset({0}))
+    assert field(run.out, "matches") == "2"
+
+
+def _scout(root: Path, path: str = ".") -> str:
+    pytest.importorskip("mcp")
+    from asrch.server.app import build_server
+    from tests.server.helpers import call_tool, text_of
+
+    server = build_server([str(root)])
+    return text_of(call_tool(server, "scout", {"query": "needle", "path": path}))
+
+
+def test_a_roots_own_ignore_files_apply_below_it(tmp_path: Path) -> None:
+    """`root/.ignore` lists `sub/kept.txt`: a search of `sub` leaves it out, whatever the
+    directories above the root hold (an attempt with `--no-ignore-parent` lost the
+    root's own rules once the root's parent held a `.gitignore`)."""
+    root = tmp_path / "p" / "root"
+    (root / "sub").mkdir(parents=True)
+    (root / ".ignore").write_text("sub/kept.txt\n")
+    for name in ("c.txt", "kept.txt"):
+        (root / "sub" / name).write_text("needle\n")
+    assert "matches: 1\n" in _scout(root, "sub")
+    (tmp_path / "p" / ".gitignore").write_text("")
+    assert "matches: 1\n" in _scout(root, "sub")
+
+
+def test_an_ignore_file_linked_out_of_the_roots_is_refused(tmp_path: Path) -> None:
+    """`root/.gitignore` a symlink to `../out/list` listing `b.txt`: the server read it
+    and counted 2 of 3 (71ae67e)."""
+    root = tmp_path / "p" / "root"
+    root.mkdir(parents=True)
+    for name in "abc":
+        (root / f"{name}.txt").write_text("needle\n")
+    (tmp_path / "p" / "out").mkdir()
+    (tmp_path / "p" / "out" / "list").write_text("b.txt\n")
+    (root / ".gitignore").symlink_to("../out/list")
+    assert _scout(root) == (
+        "error: .gitignore is an ignore file whose target lies outside the roots; "
+        "the server reads nothing there\n"
+    )
+
+
+_OUTSIDE = st.fixed_dictionaries(
+    {},
+    optional={
+        name: st.lists(st.sampled_from(["*.txt", "b.txt", "!a.txt", "*", "sub/", "/c.txt"]))
+        for name in (".gitignore", ".ignore", ".rgignore")
+    },
+)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="rg reads and applies the ignore files above a root (issue 39, item 4: open; "
+    "docs/reliability.md)",
+)
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(outside=_OUTSIDE, above=st.booleans(), path=st.sampled_from([".", "sub"]))
+def test_mcp_answers_never_change_with_files_outside_the_root(
+    tmp_path_factory: pytest.TempPathFactory,
+    outside: dict[str, list[str]],
+    above: bool,
+    path: str,
+) -> None:
+    """The ignore files of the directories above the root (its parent, or 2 levels up),
+    whatever they say, should change no count, of the root or of a directory in it."""
+    base = tmp_path_factory.mktemp("outside")
+    root = base / "p" / "root"
+    (root / "sub").mkdir(parents=True)
+    for name in ("a.txt", "b.txt", "c.txt", "sub/d.txt"):
+        (root / name).write_text("needle\n")
+    (root / ".gitignore").write_text("c.txt\n")
+    before = _scout(root, path)
+    holder = base if above else base / "p"
+    for name, lines in outside.items():
+        (holder / name).write_text("".join(line + "\n" for line in lines))
+    assert _scout(root, path) == before
