@@ -208,3 +208,22 @@ def test_a_directory_named_dash_is_that_directory(tmp_path: Path) -> None:
     assert ranked(scout, "top_files") == [["-", "2"], ["sub/a.txt", "1"]]
     assert ranked(scout, "top_directories") == [[".", "2"], ["sub", "1"]]
     assert "  needle,4,3,-\n" in survey.out
+
+
+@pytest.mark.skipif(not os.access("/proc/kmsg", os.R_OK), reason="needs a readable /proc/kmsg")
+def test_a_named_file_whose_read_would_wait_is_refused(tmp_path: Path) -> None:
+    """/proc/kmsg stats as a regular file of size 0 and makes its reader wait for the
+    kernel's next message: rg hung on it (issue 39, item 10)."""
+    for command in _path_commands("/proc/kmsg"):
+        run = asrch(*command, cwd=tmp_path)
+        check_invariants(run, frozenset({2}))
+        assert run.err == (
+            "error: cannot read /proc/kmsg: reading it would wait for data that may never "
+            "come (not a file on disk)\n"
+        ), run
+
+
+def test_a_file_made_as_it_is_read_is_searched(tmp_path: Path) -> None:
+    """/proc/self/stat: size 0, and read to its end without waiting."""
+    run = asrch("show", "--", "0", "/proc/self/stat", cwd=tmp_path)
+    check_invariants(run, frozenset({0}))

@@ -39,10 +39,35 @@ def _can_read(path: str, mode: int) -> str | None:
             # Entering it needs search (x) permission, which listing does not.
             os.stat(os.path.join(path, "."))
         else:
-            os.close(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)))
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+            try:
+                if os.fstat(fd).st_size == 0 and _waits(fd):
+                    return "reading it would wait for data that may never come (not a file on disk)"
+            finally:
+                os.close(fd)
     except OSError as exc:
         return exc.strerror or str(exc)
     return None
+
+
+_PSEUDO_READ_MAX = 1 << 20
+
+
+def _waits(fd: int) -> bool:
+    """Whether a file of size 0 (empty, or made as it is read: /proc, /sys) would make
+    its reader wait before its end (/proc/kmsg: rg held forever, issue 39, item 10):
+    read without blocking to its end, at most `_PSEUDO_READ_MAX` bytes. A file on disk
+    never waits."""
+    read = 0
+    try:
+        while read < _PSEUDO_READ_MAX:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return False
+            read += len(chunk)
+    except BlockingIOError:
+        return True
+    return False
 
 
 class RipgrepSearcher:
