@@ -31,3 +31,70 @@ def long_scope(root: pathlib.Path) -> None:
         "    def stop(self):\n        return None\n",
         encoding="utf-8",
     )
+
+
+_SETTINGS_RS = """\
+// Copyright 2026 The Example Authors.
+// Licensed under the Apache License, Version 2.0 (the "License"); a Shell
+// may not be used except in compliance with the License.
+
+pub const DEFAULT_SHELL: &str = "sh";
+
+pub struct Settings {
+    pub shell: String,
+}
+
+impl Settings {
+    pub fn shell(&self) -> &str {
+        if self.shell.is_empty() {
+            DEFAULT_SHELL
+        } else {
+            &self.shell
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_shell() {
+        let s = Settings { shell: String::new() };
+        assert_eq!(s.shell(), DEFAULT_SHELL);
+    }
+
+    #[test]
+    fn given_shell() {
+        let s = Settings { shell: "bash".into() };
+        assert_ne!(s.shell(), DEFAULT_SHELL);
+    }
+}
+"""
+
+_POOL_PY = '''\
+# Copyright 2026 The Example Authors.
+# No pool may hold more connections than its LIMIT, under the
+# terms of the licence in LICENSE.
+
+"""A pool of connections."""
+
+LIMIT = 4
+
+
+def take(pool):
+    return pool[:LIMIT]
+
+
+class TestTake:
+    def test_limit(self):
+        assert len(take(list(range(9)))) == LIMIT
+'''
+
+
+def folded_tests(root: pathlib.Path) -> None:
+    """D53: `src/settings.rs` (a licence header, code, a `#[cfg(test)] mod tests`) and
+    `src/pool.py` (a `class Test...` in a file that is not a test file)."""
+    (root / "src").mkdir()
+    (root / "src" / "settings.rs").write_text(_SETTINGS_RS, encoding="utf-8")
+    (root / "src" / "pool.py").write_text(_POOL_PY, encoding="utf-8")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from asrch.domain.definitions import NameLines, NotParsed
 from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
+from asrch.domain.regions import Region
 from asrch.domain.units import Around
 
 
@@ -48,6 +49,9 @@ class FakeScopes:
             return self.units_found
         return {n: self.units_found.get(n, "none") for n in lines}
 
+    def regions(self, file: str) -> tuple[Region, ...]:
+        return ()
+
 
 class NoScopes:
     """A `Scopes` that knows none: for tests of answers that print no scope lines."""
@@ -63,6 +67,9 @@ class NoScopes:
 
     def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
         return dict.fromkeys(lines, "none")
+
+    def regions(self, file: str) -> tuple[Region, ...]:
+        return ()
 
 
 NO_SCOPES = NoScopes()

@@ -322,7 +322,7 @@ CONTEXT = _number(
     "context",
     SHOW_CONTEXT_DEFAULT,
     "lines before and after, {range} (default {default})",
-    "Lines around each match.",
+    "",  # the tool's name and range say it (MCP's 4 KB, D47)
     low=0,
     high=5,
 )
@@ -341,3 +341,11 @@ DEF = Argument(
 )
 """D52: scout's and show's matches kept to the lines where a definition's name stands.
 `definitions`, not `def`: the use cases' keyword (a Python keyword cannot be one)."""
+FOLDED = Argument(
+    "folded",
+    "flag",
+    False,
+    "print all matches",
+    "",  # the answer's fold line says it
+)
+"""D53: show prints the matches it folds (a leading header comment, in-file tests)."""

@@ -37,6 +37,7 @@ def run_show(
     context: int,
     scope: bool = False,
     definitions: bool = False,
+    folded: bool = False,
     scopes: Scopes,
 ) -> ShowReport:
     """`scopes`: where the printed lines sit in their file, and the units that `scope`
@@ -67,7 +68,10 @@ def run_show(
             scan, judged = definition_scan(
                 searcher, query, file, scan, context=context, scopes=scopes
             )
-        report = build_show_report(query, file, scan, context=context)
+        regions = ()
+        if _may_fold(scan, scope=scope, folded=folded):
+            regions = scopes.regions(file)  # D53: parsed only when show prints matches
+        report = build_show_report(query, file, scan, context=context, regions=regions)
         if judged is not None:
             notices = report.notices
             if judged.unjudged or not scan.matches:
@@ -97,6 +101,13 @@ def run_show(
     if not lines:
         return report
     return with_show_scopes(report, scopes.of(file, lines))
+
+
+def _may_fold(scan: FileScan, *, scope: bool, folded: bool) -> bool:
+    """D53 folds the matches `show` prints: not when the answer is refused, `--scope`
+    prints each match's unit, or the agent asked for the folded ones."""
+    printed = scan.matches and not scan.capped and scan.matches <= SHOW_MAX_MATCHES
+    return bool(printed) and not scope and not folded
 
 
 def definition_scan(

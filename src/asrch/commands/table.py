@@ -23,6 +23,7 @@ from asrch.commands.arguments import (
     CONTEXT,
     DEF,
     FILE,
+    FOLDED,
     LINE,
     MAX_FILESIZE,
     PAGE,
@@ -296,9 +297,9 @@ SAMPLE: "Command[SampleReport]" = Command(
 
 SHOW: "Command[ShowReport]" = Command(
     "show",
-    f"up to {SHOW_MAX_MATCHES} matches, or --line N; --context {CONTEXT.allowed_range()}",
-    f"Print FILE's matches with context; over {SHOW_MAX_MATCHES}: refused (exit 3).\n"
-    "With --line N: the lines around N, never refused.",
+    f"up to {SHOW_MAX_MATCHES} matches, or --line N",
+    f"Print FILE's matches with context; over {SHOW_MAX_MATCHES}: refused.\n"
+    "--line N: the lines around N, never refused.",
     (
         QUERY._replace(required=False, unless="line"),
         FILE,
@@ -312,6 +313,7 @@ SHOW: "Command[ShowReport]" = Command(
         ),
         CONTEXT,
         DEF,
+        FOLDED,
         *COMMON,
         *modes(regex=True),
     ),

@@ -232,6 +232,16 @@ def show_answer(report: ShowReport) -> ShowAnswer:
         if report.scope
         else None,
         "folds": tuple({"kind": f.kind, "start": f.start, "end": f.end} for f in report.folds),
+        "folded": tuple(
+            {
+                "kind": f.region.kind,
+                "what": json_text(f.region.what),
+                "start": f.region.start,
+                "end": f.region.end,
+                "matches": f.matches,
+            }
+            for f in report.folded
+        ),
         "window_matches": report.matches if at_line and report.queried else None,
         "last_line": report.last_line if at_line else None,
         "context": report.context,

@@ -523,6 +523,16 @@ class SampleAnswer(QueryHead[Literal["sample"]], SampleFields, Tail):
     command: ReadOnly[Annotated[Literal["sample"], Default("sample")]]
 
 
+class FoldedShape(TypedDict):
+    """A header comment or test region whose matches show counted but did not print (D53)."""
+
+    kind: Literal["header", "tests"]
+    what: Annotated[Text, Doc("The region as the file names it (`mod tests`).")]
+    start: LineNumber
+    end: LineNumber
+    matches: Annotated[Count, Doc("Its matching lines left out (`folded` prints them).")]
+
+
 class ShowTerm(TypedDict):
     query: Annotated[
         Text | None,
@@ -563,6 +573,10 @@ class ShowFields(TypedDict):
     folds: Annotated[
         tuple[FoldShape, ...],
         Doc("The docstrings and comment blocks printed as one line each (D51)."),
+    ]
+    folded: Annotated[
+        tuple[FoldedShape, ...],
+        Doc("Regions whose matches are counted, not printed (D53); `folded` prints them."),
     ]
     window_matches: Annotated[
         Count | None, Doc("With `--line` and a query: matching lines in the window.")

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         Unplaced,
     )
     from asrch.domain.query import Query
+    from asrch.domain.regions import Region
     from asrch.domain.units import Around
 
 
@@ -192,4 +193,10 @@ class Scopes(Definitions, Protocol):
         """For each of `lines`, the syntactic units that hold it and the docstrings and
         comment blocks near it (D51, `show --scope`), or why none is given, for the line or
         the whole file: by the same rules as `of`, never guessed."""
+        ...
+
+    def regions(self, file: str) -> tuple[Region, ...]:
+        """The regions of `file` whose matches fold in `show` (D53): its leading header
+        comment, its in-file test regions; none when it has no grammar or the parse
+        fails or passes its bounds (nothing folds then)."""
         ...

@@ -24,6 +24,7 @@ from asrch.domain.notices import (
     search_notices,
 )
 from asrch.domain.query import Query
+from asrch.domain.regions import FoldedRegion, Region, region_of
 from asrch.domain.sample import Snippet, scoped
 from asrch.domain.units import Fold, Unit
 from asrch.domain.words import NextStep
@@ -54,6 +55,9 @@ class ShowReport(NamedTuple):
     order; none where a note says why the window was printed instead."""
     folds: tuple[Fold, ...] = ()
     """The docstrings and comment blocks left out of the units printed, one line each."""
+    folded: tuple[FoldedRegion, ...] = ()
+    """D53: the header comment and test regions whose matches are counted but not
+    printed (a line each, after the others); none when every match lies in one."""
 
     @property
     def queried(self) -> bool:
@@ -72,8 +76,17 @@ def _snippets(
     return tuple(out)
 
 
-def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) -> ShowReport:
-    """Up to SHOW_MAX_MATCHES matches with merged context; more is refused."""
+def build_show_report(
+    query: Query,
+    file: str,
+    scan: FileScan,
+    *,
+    context: int,
+    regions: tuple[Region, ...] = (),
+) -> ShowReport:
+    """Up to SHOW_MAX_MATCHES matches (all of them counted) with merged context; more is
+    refused. The matches in `regions` (D53) fold, one line per region, unless every
+    match lies in one; a match that another's context prints is printed, not folded."""
     tally = Tally(
         files=(FileCount(path=file, matches=scan.matches),) if scan.matches else (),
         capped=scan.capped,
@@ -94,10 +107,17 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
     )
     notices = (*refusal, *search_notices(query, tally, file, directory=False))
     snippets: tuple[Snippet, ...] = ()
+    folded: tuple[FoldedRegion, ...] = ()
     if not refused:
         by_number = {line.number: line for line in scan.lines}
         centers = [line.number for line in scan.lines if line.is_match]
-        snippets = _snippets(merge_windows(centers, context, context), by_number)
+        kept = [n for n in centers if region_of(n, regions) is None]
+        if kept and len(kept) < len(centers):
+            windows = merge_windows(kept, context, context)
+            folded = _folded(centers, windows, regions)
+        else:
+            windows = merge_windows(centers, context, context)
+        snippets = _snippets(windows, by_number)
     return ShowReport(
         query=query,
         file=file,
@@ -108,7 +128,20 @@ def build_show_report(query: Query, file: str, scan: FileScan, *, context: int) 
         snippets=snippets,
         notices=notices,
         next_step=show_step(query, file, refused=refused),
+        folded=folded,
     )
+
+
+def _folded(
+    matches: list[int], windows: list[tuple[int, int]], regions: tuple[Region, ...]
+) -> tuple[FoldedRegion, ...]:
+    """Per region, its matches that no printed window holds."""
+    counted: dict[Region, int] = {}
+    for n in matches:
+        region = region_of(n, regions)
+        if region is not None and not any(a <= n <= b for a, b in windows):
+            counted[region] = counted.get(region, 0) + 1
+    return tuple(FoldedRegion(r, k) for r, k in sorted(counted.items()))
 
 
 def build_line_report(

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from asrch.domain.definitions import NameLines, NotParsed
     from asrch.domain.lines import Definition, Placements, SourceLine, Unplaced
     from asrch.domain.ports import Scopes
+    from asrch.domain.regions import Region
     from asrch.domain.units import Around
 
 
@@ -37,6 +38,9 @@ class ScopeReader:
 
     def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
         return self._loaded().units(file, lines)
+
+    def regions(self, file: str) -> tuple[Region, ...]:
+        return self._loaded().regions(file)
 
     def _loaded(self) -> Scopes:
         if self._parser is None:

@@ -3,7 +3,8 @@
 from itertools import pairwise
 
 from asrch.domain.show import ShowReport
-from asrch.domain.words import Spelling
+from asrch.domain.text_safety import visible_line
+from asrch.domain.words import Spelling, arg, spelled
 from asrch.render.next_step import next_lines
 from asrch.render.notices import text_notice_lines
 from asrch.render.snippets import snippet_lines
@@ -35,9 +36,21 @@ def render_show(report: ShowReport, spelling: Spelling) -> str:
         rows = [(u.kind, f"{u.start}-{u.end}") for u in report.units]
         lines += table("units", ("kind", "lines"), rows)
     lines += snippet_lines(report.snippets, gaps=gap_lines(report))
+    lines += folded_lines(report, spelling)
     lines += text_notice_lines(report.notices, spelling)
     lines += next_lines(report.next_step, spelling, stopped=report.refused)
     return "\n".join(lines) + "\n"
+
+
+def folded_lines(report: ShowReport, spelling: Spelling) -> list[str]:
+    """D53: one line per region whose matches were counted but not printed."""
+    shows = spelled(arg("folded"), spelling)
+    out = []
+    for fold in report.folded:
+        region, n = fold.region, fold.matches
+        what = f"{n} match{'es' if n != 1 else ''} in {visible_line(region.what)}"
+        out.append(f"~ {region.start}-{region.end}: {what} ({shows} shows them)")
+    return out
 
 
 def gap_lines(report: ShowReport) -> list[str]:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tree_sitter import Tree
 
     from asrch.domain.definitions import NameLines, NotParsed
+    from asrch.domain.regions import Region
     from asrch.domain.units import Around
     from asrch.engine.scopes.grammars import Grammar
 
@@ -213,6 +214,12 @@ class TreeSitterScopes:
         from asrch.engine.scopes.units import units_in
 
         return units_in(self._path(file), file, lines, self._parse)
+
+    def regions(self, file: str) -> tuple[Region, ...]:
+        """D53: `engine/regions.py` on the file as this reader reads it."""
+        from asrch.engine.regions import read_regions
+
+        return read_regions(self._path(file), file)
 
     def _path(self, file: str) -> str:
         if self._here is not None:
