@@ -18,7 +18,9 @@ def _scan(matches: set[int], last: int = 30) -> FileScan:
 
 
 def test_matches_in_regions_fold_after_the_others_and_stay_counted() -> None:
-    report = build_show_report(Q, "f.rs", _scan({2, 10, 22, 28}), context=1, regions=(HEADER, TESTS))
+    report = build_show_report(
+        Q, "f.rs", _scan({2, 10, 22, 28}), context=1, regions=(HEADER, TESTS)
+    )
     assert report.matches == 4
     assert [ln.number for s in report.snippets for ln in s.lines] == [9, 10, 11]
     assert report.folded == (FoldedRegion(HEADER, 1), FoldedRegion(TESTS, 2))
@@ -42,7 +44,5 @@ def test_a_match_another_window_prints_is_printed_not_folded() -> None:
 
 
 def test_the_refusal_counts_folded_matches() -> None:
-    report = build_show_report(
-        Q, "f.rs", _scan({1, *range(10, 30)}), context=0, regions=(TESTS,)
-    )
+    report = build_show_report(Q, "f.rs", _scan({1, *range(10, 30)}), context=0, regions=(TESTS,))
     assert report.refused and report.matches == 21 and report.folded == ()

@@ -1,7 +1,7 @@
 """D53: the header comment and in-file test regions, from a real tree-sitter parse."""
 
 from asrch.domain.regions import Region
-from asrch.engine.regions import regions_in, read_regions
+from asrch.engine.regions import read_regions, regions_in
 from asrch.engine.scopes import grammar_of
 
 RUST = b"""\

@@ -13,6 +13,7 @@ from asrch.domain.lines import FileScan, FileWindow, SourceLine, Unplaced
 from asrch.domain.notices import DefinitionsNotice, NoMatchNotice
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.query import Query, SearchOptions
+from asrch.domain.regions import Region
 from asrch.domain.show import (
     ShowReport,
     build_line_report,
@@ -68,7 +69,7 @@ def run_show(
             scan, judged = definition_scan(
                 searcher, query, file, scan, context=context, scopes=scopes
             )
-        regions = ()
+        regions: tuple[Region, ...] = ()
         if _may_fold(scan, scope=scope, folded=folded):
             regions = scopes.regions(file)  # D53: parsed only when show prints matches
         report = build_show_report(query, file, scan, context=context, regions=regions)

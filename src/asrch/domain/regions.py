@@ -29,4 +29,3 @@ class FoldedRegion(NamedTuple):
 
 def region_of(line: int, regions: tuple[Region, ...]) -> Region | None:
     return next((r for r in regions if r.start <= line <= r.end), None)
-

@@ -20,6 +20,7 @@ import re
 from typing import TYPE_CHECKING
 
 from asrch.domain.regions import Region
+from asrch.domain.scout import kind_of
 from asrch.engine.scopes.grammars import grammar_of
 from asrch.engine.scopes.parse import parse
 from asrch.engine.scopes.reader import read_source
@@ -146,8 +147,6 @@ def regions_in(grammar: Grammar, data: bytes, *, test_file: bool) -> tuple[Regio
 def read_regions(path: str, file: str) -> tuple[Region, ...]:
     """The `Scopes` port's `regions` for one file opened at `path`: none when it has no
     grammar or cannot be read."""
-    from asrch.domain.scout import kind_of
-
     grammar = grammar_of(file)
     if grammar is None:
         return ()
