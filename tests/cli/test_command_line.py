@@ -68,7 +68,7 @@ def test_each_command_declares_its_arguments_and_options() -> None:
     expected = {
         "scout": (["QUERY", "PATH"], {"definitions", "max_filesize"}),
         "sample": (["QUERY", "FILE"], {"clusters", "page"}),
-        "show": (["QUERY", "FILE"], {"line", "context", "scope", "definitions"}),
+        "show": (["QUERY", "FILE"], {"line", "context", "scope", "definitions", "folded"}),
         "survey": (["PATH"], {"term", "max_filesize"}),
     }
     for name, (positionals, own) in expected.items():

@@ -15,6 +15,7 @@ import pytest
 from asrch.commands.table import COMMANDS, search_options
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions
+from tests.golden.corpora_sample_show import SETTINGS_RS
 from tests.support.cli import Result, run_asrch
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
@@ -80,6 +81,11 @@ CASES["show"] = {
     # D46: the definition around line 6, not its --context window.
     "scope": (["src/net/pool.py", "--line", "6"], ["src/net/pool.py", "--line", "6", "--scope"]),
     "definitions": (["connect", "src/net/pool.py"], ["--def", "connect", "src/net/pool.py"]),
+    # D53: the copy's rust/settings.rs (written by the fixture) has matches in its tests.
+    "folded": (
+        ["DEFAULT_SHELL", "rust/settings.rs"],
+        ["--folded", "DEFAULT_SHELL", "rust/settings.rs"],
+    ),
 }
 
 # What a tool call alone takes (the command line spells it otherwise): its value, and
@@ -94,6 +100,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy outside any git repository, as the spec's examples run (D24)."""
     root = tmp_path_factory.mktemp("every_argument") / "corpus"
     shutil.copytree(CORPUS, root)
+    # D53's case, outside src/ (the glob cases' idle-filter notes count src/'s files)
+    (root / "rust").mkdir()
+    (root / "rust" / "settings.rs").write_text(SETTINGS_RS, encoding="utf-8")
     return root
 
 

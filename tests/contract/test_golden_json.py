@@ -303,6 +303,8 @@ def _same_show(text: toon.Answer, answer: dict[str, Any], status: int, cwd: Path
     assert _lines(text.snippets) == _json_lines(answer["snippets"])
     heads = _heads(cwd, answer["file"], answer["snippets"])
     assert text.scopes == _printed_scopes(answer["snippets"], heads)
+    folded = [(r["start"], r["end"], r["matches"], r["what"]) for r in answer["folded"]]
+    assert text.folded == folded
 
 
 @pytest.mark.parametrize(("example", "again"), CASES, ids=[slug(e) for e, _ in CASES])

@@ -18,6 +18,8 @@ _HEADER = re.compile(r"^== (\d+)(?:-(\d+))? \((\d+) hits?(?:, cluster (\d+)/(\d+
 """A cluster: `START-END` (`START` alone for 1 line), its hits, and `cluster I/C` when the
 clusters take more than 1 page."""
 _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
+_FOLDED = re.compile(r"~ ([0-9]+)-([0-9]+): ([0-9]+) match(?:es)? in (.+) \(\S+ shows them\)")
+"""D53: a region whose matches show counted but did not print."""
 _ELIDED = re.compile(r"-- [0-9]+ lines( of (docstring|comment) \([0-9]+-[0-9]+\))? --")
 _SCOPE = re.compile(r"^(\d+)=(.*)$")
 _ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
@@ -132,6 +134,7 @@ class Answer:
     """Snippets outside any cluster (`show`)."""
     notes: list[str] = field(default_factory=list)
     scopes: list[tuple[int, str]] = field(default_factory=list)
+    folded: list[tuple[int, int, int, str]] = field(default_factory=list)
     """The `N=text` scope lines (D31), in answer order."""
     lists: dict[str, list[str]] = field(default_factory=dict)
     """Header fields written as inline lists (`globs[2]: "*.py","!t/**"`)."""
@@ -180,6 +183,9 @@ def read(text: str) -> Answer:
             assert start is not None and hits is not None, line
             answer.clusters.append(Cluster(start, end or start, hits, index, of, [[]]))
             snippets = answer.clusters[-1].snippets
+        elif m := _FOLDED.fullmatch(line):
+            start, end, count = (int(g) for g in m.groups()[:3])
+            answer.folded.append((start, end, count, m.group(4)))
         elif line == "--" or _ELIDED.fullmatch(line):  # `-- K lines --`: show --scope (D46, D51)
             snippets.append([])
         elif m := _SCOPE.match(line):

@@ -33,7 +33,7 @@ def long_scope(root: pathlib.Path) -> None:
     )
 
 
-_SETTINGS_RS = """\
+SETTINGS_RS = """\
 // Copyright 2026 The Example Authors.
 // Licensed under the Apache License, Version 2.0 (the "License"); a Shell
 // may not be used except in compliance with the License.
@@ -96,5 +96,5 @@ def folded_tests(root: pathlib.Path) -> None:
     """D53: `src/settings.rs` (a licence header, code, a `#[cfg(test)] mod tests`) and
     `src/pool.py` (a `class Test...` in a file that is not a test file)."""
     (root / "src").mkdir()
-    (root / "src" / "settings.rs").write_text(_SETTINGS_RS, encoding="utf-8")
+    (root / "src" / "settings.rs").write_text(SETTINGS_RS, encoding="utf-8")
     (root / "src" / "pool.py").write_text(_POOL_PY, encoding="utf-8")
