@@ -305,12 +305,14 @@ def test_negative_numbers_are_values_and_a_dash_follows_dashes() -> None:
 
 
 def test_an_option_from_grep_or_rg_gets_asrch_s_own() -> None:
-    """One line, the option asrch has for it (D49); none when the command has none."""
+    """One line, the option asrch has for it (D49); else the asrch way (issue 40)."""
     assert _printed(_error("scout", "-w", "x")) == "unknown option: -w; did you mean --word?"
     assert _printed(_error("show", "-C", "3", "x", "f")) == (
         "unknown option: -C; did you mean --context?"
     )
-    assert _printed(_error("scout", "-C", "3", "x")) == "unknown option: -C"
+    assert _printed(_error("scout", "-C", "3", "x")) == (
+        "unknown option: -C; context is show's: show --line N --context N (0-5)"
+    )
     assert _printed(_error("scout", "--json", "x")) == (
         "unknown option: --json; did you mean --format json?"
     )
@@ -330,14 +332,36 @@ def test_an_unknown_option_is_named_with_the_help() -> None:
     for tokens, name in [
         (("--bogus",), "--bogus"),
         (("--bogus=3",), "--bogus"),
-        (("-e",), "-e"),
         (("-iw",), "-iw"),
         (("--no-word",), "--no-word"),
     ]:
         error = _error("scout", "q", *tokens)
         assert isinstance(error, UnknownWordError)
         assert _printed(error) == f"unknown option: {name}"
-    assert _printed(_error("sample", "q", "f", "--context", "1")) == "unknown option: --context"
+    assert _printed(_error("scout", "q", "--contxt", "1")) == "unknown option: --contxt"
+
+
+def test_a_grep_or_rg_option_gets_the_asrch_way_in_one_line() -> None:
+    """Issue 40, item 9: the command's option where it has one, else what asrch does
+    instead; no usage after the line."""
+    expected = {
+        ("scout", "-l"): "scout lists the files",
+        ("scout", "-n"): "lines are always numbered",
+        ("scout", "-F"): "a fixed string is the default",
+        ("scout", "-e"): "the query is an argument",
+        ("survey", "-e"): "did you mean --term?",
+        ("scout", "-S"): "case-sensitive unless -i",
+        ("scout", "--count"): "scout counts",
+        ("scout", "-C"): "context is show's: show --line N --context N",
+        ("sample", "--context"): "context is show's",
+        ("show", "-C"): "did you mean --context?",
+        ("scout", "--json"): "did you mean --format json?",
+    }
+    for (command, option), said in expected.items():
+        rest = ("--term", "q") if command == "survey" else ("q", "f")
+        error = _error(command, option, "1", *rest)
+        assert isinstance(error, UnknownWordError) and not error.with_help, (command, option)
+        assert _printed(error).startswith(f"unknown option: {option}; {said}"), _printed(error)
     assert _printed(_error("scout", "q", "--=x")) == "unknown option: --=x"
 
 

@@ -57,9 +57,9 @@ def test_each_description_teaches_the_next_step_in_two_or_three_sentences(
     following = {"survey": "scout", "scout": "sample", "sample": "show", "show": "sample"}
     assert following[name] in description
     if name == "survey":
-        # D36: next scouts a (term, path) pair of the answer, not a term's dominant path
-        # (issue 32: the words said one thing and next did another).
-        assert "(term, path) pair" in description and "dominant path." not in description
+        # D36: next scouts a pair of the answer, not a term's dominant path (issue 32: the
+        # words said one thing and next did another).
+        assert "scout a pair" in description and "scout the dominant path" not in description
 
 
 @pytest.mark.parametrize("name", TOOLS)

@@ -24,7 +24,7 @@ next word as its value (`--word retry src` would eat the term).
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from cyclopts.exceptions import (
     CycloptsError,
@@ -53,10 +53,10 @@ class ArgumentError(InputError):
 
 class UnknownWordError(ArgumentError):
     """An unknown command or option: named bare (`unknown option: --bogus`), the usage
-    after it."""
+    after it unless the line gives the asrch way (`habit`)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, with_help=True)
+    def __init__(self, message: str, *, with_help: bool = True) -> None:
+        super().__init__(message, with_help=with_help)
 
 
 def one_mode(command: Command[Any], values: Mapping[str, Any]) -> None:
@@ -293,35 +293,77 @@ def _combined(tokens: Sequence[str]) -> str | None:
     )
 
 
-FAMILIAR: dict[str, tuple[str, str | None]] = {
-    "-w": ("word", None),
-    "--word-regexp": ("word", None),
-    "-C": ("context", None),
-    "-A": ("context", None),
-    "-B": ("context", None),
-    "-t": ("type", None),
-    "-g": ("glob", None),
-    "--json": ("format", "json"),
+class Habit(NamedTuple):
+    """The asrch way for a grep or rg option: the command's argument for it (with its
+    value), where the command has one; else what asrch does instead."""
+
+    argument: str | None
+    value: str | None = None
+    otherwise: str = ""
+
+
+_CONTEXT = Habit("context", otherwise="context is show's: show --line N --context N (0-5)")
+_LISTS = Habit(
+    None, otherwise="scout lists the files: the top 5, or up to 20 lines each with its file"
+)
+_COUNTS = Habit(None, otherwise="scout counts: its matches and files are matching lines and files")
+_QUERY = Habit(
+    "term",
+    otherwise="the query is an argument (after -- if it starts with -); several: survey --term T",
+)
+FAMILIAR: dict[str, Habit] = {
+    "-w": Habit("word"),
+    "--word-regexp": Habit("word"),
+    "-C": _CONTEXT,
+    "-A": _CONTEXT,
+    "-B": _CONTEXT,
+    "--context": _CONTEXT,
+    "-t": Habit("type"),
+    "-g": Habit("glob"),
+    "--json": Habit("format", "json"),
+    "-l": _LISTS,
+    "--files-with-matches": _LISTS,
+    "-n": Habit(None, otherwise="lines are always numbered (N:match, N-context)"),
+    "--line-number": Habit(None, otherwise="lines are always numbered (N:match, N-context)"),
+    "-F": Habit(None, otherwise="a fixed string is the default (--regex for a pattern)"),
+    "--fixed-strings": Habit(
+        None, otherwise="a fixed string is the default (--regex for a pattern)"
+    ),
+    "-e": _QUERY,
+    "--regexp": _QUERY,
+    "-S": Habit(None, otherwise="case-sensitive unless -i"),
+    "--smart-case": Habit(None, otherwise="case-sensitive unless -i"),
+    "-c": _COUNTS,
+    "--count": _COUNTS,
+    "--count-matches": _COUNTS,
 }
-"""What a newcomer types from grep or rg, and asrch's argument (with its value) for it."""
+"""What a newcomer types from grep or rg, and the asrch way (issue 40, item 9)."""
+
+
+def habit(command: str, option: str) -> str | None:
+    """The asrch way for grep's or rg's `option` in `command`, as the text after
+    `unknown option: OPTION; ` (the whole answer: no usage follows), or None."""
+    from asrch.spelling import COMMAND_LINE  # noqa: PLC0415 (only on this error)
+
+    found = FAMILIAR.get(option)
+    if found is None:
+        return None
+    arguments = {a.name: a for a in _arguments(command) if a.cli is not None}
+    if found.argument in arguments:
+        spelled = COMMAND_LINE.option(arguments[found.argument])
+        return f"did you mean {spelled}" + ("" if found.value is None else f" {found.value}") + "?"
+    return found.otherwise or None
 
 
 def did_you_mean(command: str, option: str) -> str:
     """`; did you mean --word?` after an unknown option (empty when no guess): the
-    command's own option for a grep or rg spelling, or the closest of its option names
-    to a misspelt one; for a lone `-`, where a value that begins with `-` goes (D49)."""
+    closest of the command's option names to a misspelt one; for a lone `-`, where a
+    value that begins with `-` goes (D49). grep's and rg's options: `habit`."""
     from difflib import get_close_matches  # noqa: PLC0415 (only on this error)
-
-    from asrch.spelling import COMMAND_LINE  # noqa: PLC0415 (only on this error)
 
     if option.strip("-") == "":
         return "; a value that begins with - follows -- (or is written --opt=value)"
     arguments = {a.name: a for a in _arguments(command) if a.cli is not None}
-    familiar = FAMILIAR.get(option)
-    if familiar is not None and familiar[0] in arguments:
-        name, value = familiar
-        guess = COMMAND_LINE.option(arguments[name]) + ("" if value is None else f" {value}")
-        return f"; did you mean {guess}?"
     spellings = [a.spelling for a in arguments.values() if not a.positional]
     close = get_close_matches(option, spellings, n=1, cutoff=0.85) if option[1:2] == "-" else []
     return f"; did you mean {close[0]}?" if close else ""
@@ -357,6 +399,9 @@ def worded(exc: CycloptsError, tokens: Sequence[str]) -> ArgumentError:
         if typed is None or known:
             return arguments_count(command, tokens)  # after `--`: one argument too many
         named = typed if spelling.strip("-") == "" else spelling
+        way = habit(command, named)
+        if way is not None:  # the one line is the answer: no usage after it
+            return UnknownWordError(f"unknown option: {quote(named)}; {way}", with_help=False)
         return UnknownWordError(f"unknown option: {quote(named)}{did_you_mean(command, named)}")
     if isinstance(exc, UnusedCliTokensError):
         return arguments_count(command, tokens)

@@ -138,7 +138,11 @@ def modes(*, regex: bool) -> tuple[Argument, ...]:
     """D5's modes: flags on the command line, one `mode` word for a tool."""
     # What each mode means is said once, in the server's instructions (D37: the
     # model-visible footprint); survey's says what it lacks.
-    tool_help = "" if regex else "No regex: compare alternatives as terms."
+    tool_help = (
+        "regex refuses an unescaped |: survey compares terms."
+        if regex
+        else "No regex: compare alternatives as terms."
+    )
     words = ("fixed", "word", "identifier", "regex") if regex else ("fixed", "word", "identifier")
     # Every command line takes the three flags: survey words its refusal of --regex.
     return (
@@ -306,8 +310,8 @@ CLUSTERS = _number(
 PAGE = _number(
     "page",
     1,
-    "page, {range} (default {default}); past the end: empty page",
-    "Past the last page: an empty page.",
+    "page, {range} (default {default})",
+    "",  # the answer says a page past the last (4 KB, D47)
     low=1,
 )
 LINE = _number(

@@ -196,15 +196,15 @@ SURVEY: "Command[SurveyReport]" = Command(
     "survey",
     "up to 12 terms x 8 paths: counts only",
     "Compare terms across paths (default .): per term its matching lines, files and\n"
-    "dominant path; per path the terms found there and their top file. Each term x\n"
-    "path pair stops at 50000 lines (`>=N`).",
+    "dominant path; per path its terms' top file, or up to 3 lines as FILE:LINE.\n"
+    "Each term x path pair stops at 50000 lines (`>=N`).",
     (
         Argument(
             "term",
             "texts",
             (),
             "a term to compare; repeatable",
-            "Terms to compare.",
+            "",  # the name says it (4 KB, D47)
             metavar="T",
             role="argument",
             check="text",
@@ -231,9 +231,8 @@ SURVEY: "Command[SurveyReport]" = Command(
         "asrch survey --term=-e .      (a term starting with -)",
         "asrch survey -i --term rollover --term should_rollover .",
     ),
-    "Start here: compare candidate terms across paths in 1 call (matching lines, files, "
-    "dominant path per term; no match bodies). Then scout the most selective "
-    "(term, path) pair.",
+    "Start here: compare terms across paths in one call: matching lines, files, "
+    "dominant path; per path the top file, or a rare term's FILE:LINEs. Then scout a pair.",
     _survey,
     _render_survey,
 )
@@ -250,7 +249,7 @@ SCOUT: "Command[ScoutReport]" = Command(
             "PATH",
             "path",
             "a file or directory (default .)",
-            "A file or directory.",
+            "",  # the name and the default say it (4 KB, D47)
             default=".",
         ),
         DEF,
@@ -264,8 +263,8 @@ SCOUT: "Command[ScoutReport]" = Command(
         "asrch scout -- --files      (a term starting with -)",
         "asrch scout --def Pool src",
     ),
-    "Count one term under one path: matching lines, files, top 5 dirs and "
-    "files. Narrow path while broad, then sample a top file.",
+    "One term under one path: matching lines, files, top 5 directories and files; up "
+    "to 20 lines: the lines. Then sample a file.",
     _scout,
     _render_scout,
 )
@@ -287,10 +286,9 @@ SAMPLE: "Command[SampleReport]" = Command(
         "asrch sample connect src/net/client.py",
         "asrch sample --identifier retry src/util/retry.py --page 2",
         "asrch sample hit samples/clusters.txt --clusters 5",
-        "asrch sample -i retry src/util/retry.py",
     ),
-    "One term's matches in one file as clusters of nearby lines (range, hits, "
-    "first/last match), a page at a time. Then show a cluster's line.",
+    "One term's matches in one file, clustered (range, hits, first and last match), a "
+    "page at a time. Then show a line.",
     _sample,
     _render_sample,
 )
@@ -321,10 +319,9 @@ SHOW: "Command[ShowReport]" = Command(
         "asrch show connect src/net/client.py",
         "asrch show --word retry src/util/retry.py --context 0",
         "asrch show src/net/pool.py --line 6 --scope",
-        "asrch show --glob '!tests/**' connect src/net/pool.py",
     ),
     f"One term's matching lines in one file with context, up to {SHOW_MAX_MATCHES}; with "
-    "line, the lines around it. More is refused: sample it first.",
+    "line, the lines around it. More is refused: sample first.",
     _show,
     _render_show,
     refused_status=True,

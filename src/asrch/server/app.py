@@ -54,11 +54,10 @@ INSTRUCTIONS = (
     "Paths are relative to the first root; nothing outside the roots is searched. "
     "Counts are matching lines. mode: fixed "
     "(substring, default), word, identifier (not touching [A-Za-z0-9_]) or regex "
-    "(ripgrep's; an unescaped | is refused). type (ripgrep's names) and "
-    "glob (gitignore-style, !GLOB excludes; with /: from the first root), "
-    f"{FILTERS_MAX} each at most, only narrow the search. "
-    "def (scout, show): only lines naming a definition. "
-    "A refused or capped answer's `next:` line is the narrowing call."
+    "(ripgrep's). type (ripgrep's names) and glob (gitignore-style, !GLOB excludes; "
+    "with /: from the first root), "
+    f"{FILTERS_MAX} each at most, only narrow the search. def (scout, show): only lines "
+    "naming a definition."
 )
 
 # Read-only and closed-world. MCP reads destructiveHint and idempotentHint only when
