@@ -68,7 +68,11 @@ def test_directory_and_missing_refused(corpus: Path) -> None:
 def test_sample_context_is_unknown(corpus: Path) -> None:
     done = run(["sample", "hit", "samples/clusters.txt", "--context", "1"], corpus)
     assert done.returncode == 2
-    assert done.stderr.startswith(b"unknown option: --context\nusage: asrch sample")
+    # Issue 40, item 9: the asrch way in 1 line, no usage.
+    assert (
+        done.stderr
+        == b"unknown option: --context; context is show's: show --line N --context N (0-5)\n"
+    )
 
 
 def test_twenty_shown_twentyone_refused(corpus: Path) -> None:
