@@ -36,6 +36,14 @@ from asrch.spelling import COMMAND_LINE
         ("src/contest.py", "source"),
         ("latest/app.py", "source"),
         ("src/spec.py", "source"),
+        ("package-lock.json", "generated"),  # issue 40: no source for the next step
+        ("web/yarn.lock", "generated"),
+        ("tests/Cargo.lock", "generated"),  # a lockfile wins over a test folder
+        ("poetry.lock", "generated"),
+        ("deps/x-lock.yaml", "generated"),
+        ("go.sum", "generated"),
+        ("src/lock.py", "source"),
+        ("src/package.json", "source"),
     ],
 )
 def test_kind_of_a_path(path: str, kind: str) -> None:
@@ -58,6 +66,10 @@ def test_next_file_is_the_code_first_over_every_file() -> None:
         ("test", 30, 1),
         ("docs", 20, 1),
     ]
+    lock = FileCount("./package-lock.json", 900)
+    chosen = next_file((lock, *files[1:2]), ".")
+    assert chosen is not None and chosen.path == "./docs/a.md"  # a lockfile comes last
+    assert next_file((lock,), ".") == lock  # but a match is a match
 
 
 @pytest.mark.parametrize(

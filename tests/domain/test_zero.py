@@ -39,7 +39,9 @@ def test_the_first_probe_that_applies_is_the_only_one() -> None:
     assert probe_for(regex, narrower=False) is None
     assert probed(word, "case") == word_i
     assert probed(word, "fixed").mode is Mode.FIXED
-    assert probed(word, "path") == word
+    # D57: under the working directory in either case, 1 search for both facts.
+    assert probed(word, "path") == word_i
+    assert probed(word_i, "path") == word_i
 
 
 def test_grep_constructs_are_the_escaped_operators_only() -> None:
@@ -79,8 +81,9 @@ counts = st.integers(min_value=0, max_value=10**9)
 def test_a_near_note_fits_160_bytes(  # noqa: PLR0917 (hypothesis's keywords)
     probe: str, mode: Mode, matches: int, files: int, capped: bool, top: str | None
 ) -> None:
-    note = NearNotice(probe, matches, files, capped, top, mode)  # type: ignore[arg-type]
-    assert _fits(note)
+    for folded in (False, True):
+        note = NearNotice(probe, matches, files, capped, top, mode, folded)  # type: ignore[arg-type]
+        assert _fits(note)
 
 
 @given(
@@ -95,8 +98,8 @@ def test_every_other_zero_note_fits_160_bytes(
 ) -> None:
     grep = GrepSyntaxNotice(tuple(f"\\{c}" for c in constructs))
     assert _fits(grep)
-    plain = NoMatchNotice(directory, filtered, binary, wider)
-    assert _fits(plain)
+    for folded in (False, True):
+        assert _fits(NoMatchNotice(directory, filtered, binary, wider, folded=folded))
 
 
 @given(

@@ -35,3 +35,22 @@ def kinds_nested(root: Path) -> None:
     (root / "test").mkdir()
     (root / "test" / "proj").mkdir()
     kinds(root / "test" / "proj")
+
+
+def kinds_lock(root: Path) -> None:
+    """`pool`: 5 lines in src/pool.py, 25 in package-lock.json (issue 40: a lockfile is
+    no source for the next step)."""
+    (root / "src").mkdir()
+    (root / "src" / "pool.py").write_text(SOURCE)
+    packages = "".join(
+        f'    "node_modules/pool-{i}": {{ "version": "1.0.{i}" }},\n' for i in range(25)
+    )
+    (root / "package-lock.json").write_text('{\n  "packages": {\n' + packages + "  }\n}\n")
+
+
+def wide_lines(root: Path) -> None:
+    """`logo.ai`: 5 lines of `PDF`, 3,000 bytes in all (too long to list, issue 40);
+    `twentyone.txt`: 21 lines of `item` (too many)."""
+    body = "".join(f"%PDF-1.{i} " + "x" * 590 + "\n" for i in range(5))
+    (root / "logo.ai").write_text(body)
+    (root / "twentyone.txt").write_text("".join(f"item {i}\n" for i in range(21)))

@@ -63,6 +63,8 @@ def _zero_note(
     probe: Probe | None,
 ) -> Notice:
     plain = no_match(query, directory=directory, binary=first.binary)
+    # D57: under the working directory, either case: 1 search for both facts.
+    folded = probe == "path" and not query.ignore_case
     found: Tally | None = None
     if probe is not None:
         where = HERE if probe == "path" else path
@@ -79,13 +81,14 @@ def _zero_note(
                 capped=found.capped,
                 top_file=joined(where, top) if directory or probe == "path" else None,
                 mode=query.mode,
+                folded=folded,
             )
     constructs = grep_constructs(query.term) if query.mode is Mode.REGEX else ()
     if constructs:
         return GrepSyntaxNotice(constructs=constructs)
     if found is not None and directory:
         # The probe searched as the first did, or wider: its binary census stands in.
-        return plain._replace(binary=found.binary, wider=probe == "path")
+        return plain._replace(binary=found.binary, wider=probe == "path", folded=folded)
     if found is not None and probe == "path":
-        return plain._replace(wider=True)
+        return plain._replace(wider=True, folded=folded)
     return plain

@@ -184,10 +184,10 @@ class KindMatches(TypedDict):
     """One row of `kinds[kind,matches,files]` (D35)."""
 
     kind: Annotated[
-        Literal["source", "test", "docs"],
+        Literal["source", "test", "docs", "generated"],
         Doc(
-            "By path convention only: a test folder or name, else a doc folder or "
-            "extension, else source."
+            "By path convention only: a lockfile's name (generated), else a test folder "
+            "or name, else a doc folder or extension, else source."
         ),
     ]
     matches: Count
@@ -464,7 +464,7 @@ class ScoutFields(TypedDict):
         tuple[KindMatches, ...],
         Doc(
             "D35: matching lines and files per kind of file that matched (source, test, "
-            "docs, in that order); the text prints the table from 2 kinds on."
+            "docs, generated, in that order); the text prints the table from 2 kinds on."
         ),
     ]
     listed: Annotated[

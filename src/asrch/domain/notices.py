@@ -105,6 +105,8 @@ class NoMatchNotice(NamedTuple):
     is then the count there."""
     max_filesize: str | None = None
     """`--max-filesize` was in force: a walk searched no file larger."""
+    folded: bool = False
+    """That search under the working directory was case-insensitive, the query not (D57)."""
     kind: Literal["no_match"] = "no_match"
 
 
@@ -136,6 +138,8 @@ class NearNotice(NamedTuple):
     """Where most of them are, as a path from the working directory; None when the
     search was of one named file (it is that file)."""
     mode: Mode = Mode.FIXED
+    folded: bool = False
+    """`path`: the search was case-insensitive, the query not (D57)."""
     kind: Literal["near"] = "near"
 
 
@@ -221,6 +225,14 @@ class PastEndNotice(NamedTuple):
     kind: Literal["past_end"] = "past_end"
 
 
+class UnlistedNotice(NamedTuple):
+    """A scout of one named file that neither lists its lines nor prints a table (its
+    one row would be the file, D42): why, and what prints the lines (issue 40)."""
+
+    matches: int
+    kind: Literal["unlisted"] = "unlisted"
+
+
 class NoDefinitionNotice(NamedTuple):
     """`show --line N --scope` found no definition to print (D46): why, and the
     `--context` window is printed instead."""
@@ -258,6 +270,7 @@ Notice = (
     | RetentionNotice
     | RefusedNotice
     | PastEndNotice
+    | UnlistedNotice
     | IdleFilterNotice
     | NoDefinitionNotice
     | NearNotice

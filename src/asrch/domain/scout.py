@@ -8,24 +8,49 @@ from asrch.domain.definitions import DefinitionCount
 from asrch.domain.limits import LINE_CAP, SCOUT_LIST_BYTES, SCOUT_LIST_MAX, TOP_N
 from asrch.domain.lines import SourceLine
 from asrch.domain.next_step import NO_STEP, joined, scout_step
-from asrch.domain.notices import Notice, search_notices
+from asrch.domain.notices import Notice, UnlistedNotice, search_notices
 from asrch.domain.query import Query
 from asrch.domain.text_safety import visible_line
 from asrch.domain.words import NextStep
 
-Kind = Literal["source", "test", "docs"]
-KINDS: tuple[Kind, ...] = ("source", "test", "docs")
+Kind = Literal["source", "test", "docs", "generated"]
+KINDS: tuple[Kind, ...] = ("source", "test", "docs", "generated")
 """D35's kinds, in the order a next step prefers them (and `kinds` prints them)."""
 TEST_FOLDERS = frozenset({"test", "tests", "testing", "__tests__", "spec"})
 DOCS_FOLDERS = frozenset({"doc", "docs"})
 DOCS_SUFFIXES = (".md", ".rst", ".txt", ".adoc")
+GENERATED_NAMES = frozenset(
+    {
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "pnpm-lock.yaml",
+        "yarn.lock",
+        "bun.lockb",
+        "Cargo.lock",
+        "poetry.lock",
+        "Pipfile.lock",
+        "uv.lock",
+        "composer.lock",
+        "Gemfile.lock",
+        "go.sum",
+        "flake.lock",
+        "pubspec.lock",
+        "Podfile.lock",
+        "mix.lock",
+    }
+)
+"""Lockfiles a package manager writes: what they match names a dependency, not code the
+agent reads (issue 40: scout's next step went to `package-lock.json`)."""
+GENERATED_SUFFIXES = (".lock", "-lock.json", "-lock.yaml", ".lockb")
 
 
 def kind_of(path: str) -> Kind:
-    """D35, by a path alone: a test by its folder or name, else docs by folder or
-    extension, else source. Scout asks it of the path below the searched path
-    (`kind_below`)."""
+    """D35, by a path alone: a lockfile by its name (`generated`), else a test by its
+    folder or name, else docs by folder or extension, else source. Scout asks it of the
+    path below the searched path (`kind_below`)."""
     *folders, name = path.split("/")
+    if name in GENERATED_NAMES or name.endswith(GENERATED_SUFFIXES):
+        return "generated"
     if (
         any(f in TEST_FOLDERS for f in folders)
         or name.startswith("test_")
@@ -130,7 +155,7 @@ def kind_counts(files: tuple[FileCount, ...], target: str) -> tuple[KindCount, .
 
 
 def next_file(files: tuple[FileCount, ...], target: str) -> FileCount | None:
-    """D35: the top file of `source`, then of `test`, then of `docs` (most matching lines,
+    """D35: the top file of `source`, then `test`, `docs`, `generated` (most matching lines,
     ties by relative path as in `top_files`), over every matching file."""
     if not files:
         return None
@@ -161,6 +186,9 @@ def build_scout_report(
     matching lines of a small answer (`lists`, `fits`), grouped by file, read by the use
     case. A listed answer has no next step: the agent has every matching line (D44)."""
     chosen = next_file(tally.files, path)
+    notices: list[Notice] = search_notices(query, tally, path, directory=directory)
+    if not directory and not listed and tally.matches and not tally.capped:
+        notices.append(UnlistedNotice(matches=tally.matches))
     return ScoutReport(
         query=query,
         path=path,
@@ -169,7 +197,7 @@ def build_scout_report(
         capped=tally.capped,
         top_directories=top_directories(tally.files, path, TOP_N),
         top_files=top_files(tally.files, path, TOP_N),
-        notices=tuple(search_notices(query, tally, path, directory=directory)),
+        notices=tuple(notices),
         next_step=NO_STEP
         if listed
         else scout_step(

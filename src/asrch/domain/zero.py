@@ -2,7 +2,9 @@
 `--regex` query spelled in grep's dialect means to rg.
 
 The probes, in order, the first that applies being the only one made: the same query
-under the working directory when a narrower path was searched; case-insensitively when
+under the working directory when a narrower path was searched, case-insensitively when
+the query was not (1 search finds the term elsewhere in this case or another, D57);
+case-insensitively when
 the search was case-sensitive; as a fixed string under --word / --identifier. Under
 --regex, grep's operators that rg reads as literal characters need no search at all.
 """
@@ -45,7 +47,7 @@ def probe_for(query: Query, *, narrower: bool) -> Probe | None:
 
 def probed(query: Query, probe: Probe) -> Query:
     """The query the probe searches for."""
-    if probe == "case":
+    if probe in ("case", "path"):
         return query._replace(options=query.options._replace(ignore_case=True))
     if probe == "fixed":
         return query._replace(options=query.options._replace(mode=Mode.FIXED))

@@ -4,7 +4,13 @@ by reference (`asrch.domain.words`) for the surface to spell (D49)."""
 from collections.abc import Sequence
 
 from asrch.domain.boundaries import word_part
-from asrch.domain.limits import DEF_FILES_MAX, SCOPE_MAX_BYTES, SHOW_MAX_MATCHES
+from asrch.domain.limits import (
+    DEF_FILES_MAX,
+    SCOPE_MAX_BYTES,
+    SCOUT_LIST_BYTES,
+    SCOUT_LIST_MAX,
+    SHOW_MAX_MATCHES,
+)
 from asrch.domain.modes import Mode
 from asrch.domain.notices import (
     BinaryNotice,
@@ -26,6 +32,7 @@ from asrch.domain.notices import (
     SamePathNotice,
     ShortTermNotice,
     SkippedNotice,
+    UnlistedNotice,
 )
 from asrch.domain.text_safety import quote
 from asrch.domain.words import Spelling, arg, call, exclusions, spelled
@@ -129,7 +136,8 @@ def _near(notice: NearNotice) -> str:
     """D43: where the term is instead, and how many lines; the top file when it fits."""
     found = _found(notice)
     if notice.probe == "path":
-        said = f"no matches here; under .: {found}"
+        case = f" with {arg('ignore_case')}" if notice.folded else ""
+        said = f"no matches here; under .{case}: {found}"
     elif notice.probe == "case":
         said = f"no matches in this case; with {arg('ignore_case')}: {found}"
     elif notice.mode is Mode.WORD:
@@ -143,6 +151,34 @@ def _near(notice: NearNotice) -> str:
         return said
     most = f", most in {quote(notice.top_file)}"
     return said + most if len((said + most).encode()) <= NOTE_MAX else said
+
+
+def _no_match_under(notice: NoMatchNotice) -> str:
+    """D43's zero note of a directory searched: what was not searched, and where else."""
+    among = f" in the files {arg('type')} / {arg('glob')} keep" if notice.filtered else ""
+    among += ", under . either" if notice.wider else ""
+    # D57's case, where it fits 160 bytes: not beside the filters' or the size's words.
+    folded = notice.wider and notice.folded and not notice.filtered
+    folded = folded and notice.max_filesize is None
+    among += f", even with {arg('ignore_case')}" if folded else ""
+    skipped = (
+        f"{notice.binary} binary {_files_word(notice.binary)}, and ignored, hidden "
+        "and excluded ones"
+        if notice.binary
+        else "ignored, hidden and excluded files"
+    )
+    if notice.max_filesize is not None:
+        size = f"{arg('max_filesize')} {quote(notice.max_filesize)}"
+        skipped = f"files over {size}, {skipped}"
+    return f"no matches{among}; not searched: {skipped}{exclusions()}"
+
+
+def _unlisted(n: int) -> str:
+    """Why a scout of 1 named file shows neither its lines nor a table (issue 40)."""
+    if n > SCOUT_LIST_MAX:
+        return f"not listed: {n} matching lines, more than {SCOUT_LIST_MAX}; sample clusters them"
+    lines, them = ("matching line passes", "it") if n == 1 else (f"{n} lines pass", "them")
+    return f"not listed: the {lines} {SCOUT_LIST_BYTES} bytes; show prints {them}"
 
 
 def _grep_syntax(notice: GrepSyntaxNotice) -> str:
@@ -197,6 +233,8 @@ def notice_text(notice: Notice) -> str:
             )
         case PastEndNotice():
             return f"page {notice.page} is past the last page; valid pages: 1-{notice.pages}"
+        case UnlistedNotice():
+            return _unlisted(notice.matches)
         case BroadNotice():
             at_least = "at least " if notice.capped else ""
             return (
@@ -242,20 +280,10 @@ def notice_text(notice: Notice) -> str:
             at_least = "at least " if notice.capped else ""
             return f"{at_least}{notice.files} binary {_files_word(notice.files)} skipped"
         case NoMatchNotice(directory=True):
-            among = f" in the files {arg('type')} / {arg('glob')} keep" if notice.filtered else ""
-            among += ", under . either" if notice.wider else ""
-            skipped = (
-                f"{notice.binary} binary {_files_word(notice.binary)}, and ignored, hidden "
-                "and excluded ones"
-                if notice.binary
-                else "ignored, hidden and excluded files"
-            )
-            if notice.max_filesize is not None:
-                size = f"{arg('max_filesize')} {quote(notice.max_filesize)}"
-                skipped = f"files over {size}, {skipped}"
-            return f"no matches{among}; not searched: {skipped}{exclusions()}"
+            return _no_match_under(notice)
         case NoMatchNotice(wider=True):
-            return "no matches in the whole file, nor under .; check the term and the mode"
+            case = f" with {arg('ignore_case')}" if notice.folded else ""
+            return f"no matches in the whole file, nor under .{case}; check the term and the mode"
         case NoMatchNotice():
             return "no matches in the whole file; check the term and the mode"
         case NearNotice():
