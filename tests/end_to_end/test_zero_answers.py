@@ -42,10 +42,15 @@ def _note(out: str) -> str:
 
 
 def test_each_probe_points_where_the_term_is(tree: Path) -> None:
+    # D57: under . in either case, 1 search: the term elsewhere, or elsewhere in another case.
     wider = asrch("scout", "LOG_DEBUG", "src/codec.py", cwd=tree)
     assert _note(wider.out) == (
-        "note: no matches here; under .: 2 lines in 1 file, most in src/net/log.h"
+        "note: no matches here; under . with -i: 2 lines in 1 file, most in src/net/log.h"
     )
+    other_case = asrch("scout", "log_debug", "src/codec.py", cwd=tree)
+    assert _note(other_case.out) == _note(wider.out)
+    nowhere = asrch("scout", "absent_everywhere", "src", cwd=tree)
+    assert _note(nowhere.out).startswith("note: no matches, under . either, even with -i; ")
     case = asrch("scout", "log_debug", cwd=tree)
     assert _note(case.out) == (
         "note: no matches in this case; with -i: 2 lines in 1 file, most in src/net/log.h"
@@ -56,9 +61,9 @@ def test_each_probe_points_where_the_term_is(tree: Path) -> None:
     assert notes(here.out) == []
     elsewhere = asrch("show", "LOG_DEBUG", "src/codec.py", cwd=tree)
     assert _note(elsewhere.out) == (
-        "note: no matches here; under .: 2 lines in 1 file, most in src/net/log.h"
+        "note: no matches here; under . with -i: 2 lines in 1 file, most in src/net/log.h"
     )
-    for run in (wider, case, inside, here, elsewhere):
+    for run in (wider, other_case, nowhere, case, inside, here, elsewhere):
         check_invariants(run, frozenset({0}))
         assert "next:" not in run.out
 
