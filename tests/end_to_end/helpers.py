@@ -100,13 +100,16 @@ def check_invariants(run: Result, statuses: frozenset[int] = STATUSES) -> None:
 
 
 def check_input_error(run: Result) -> None:
-    """Exit 2: stdout empty; stderr one `error:` line, or an `unknown …` line and the help.
+    """Exit 2: stdout empty; stderr one `error:` line, or an `unknown …` line and the help
+    (alone when it gives the asrch way for a grep or rg option, issue 40).
 
     Some `error:` lines (a missing argument) are followed by the command's usage too.
     """
     assert run.stdout == b"", str(run)
     first, _, rest = run.err.partition("\n")
     helps = {"", APP_HELP, *COMMAND_HELP.values()}
+    if first.startswith("unknown option: ") and "; " in first and rest == "":
+        return  # the asrch way, in 1 line
     if first.startswith(("unknown command: ", "unknown option: ")):
         assert rest in helps - {""}, str(run)
     else:
