@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from asrch.domain.definitions import NameLines
 from asrch.engine.scopes.astray import astray_from
 from asrch.engine.scopes.grammars import Grammar, grammar_of, load_language
-from asrch.engine.scopes.parse import parse
-from asrch.engine.scopes.reader import read_source
+from asrch.engine.scopes.parse import Budget, OverBudgetError, parse
+from asrch.engine.scopes.reader import line_starts, read_source
+from asrch.engine.scopes.walk import path_to
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -74,12 +75,15 @@ class _Rules(NamedTuple):
     nodes: dict[str, _Rule]
     not_module: frozenset[str] = frozenset()
     """Ancestors that put a value inside a function or class (not at the module level)."""
-    skip: tuple[str, ...] = ()
-    """Query patterns capturing `@skip`: a node that defines nothing where it stands (C's
-    "function" right in a function body, a macro and a block: `FOREACH(x) {`; bash's
-    `FOO=1 cmd`, the command's environment). By pattern, never by asking a node for its
-    parent: tree-sitter finds a parent by descending from the root again, recursively,
-    which overflowed the C stack on blocks 10,000 deep (issue 39)."""
+    skip: tuple[tuple[str, str], ...] = ()
+    """(parent, child) node types: a child right in such a parent defines nothing where it
+    stands (C's "function" right in a function body, a macro and a block: `FOREACH(x) {`;
+    bash's `FOO=1 cmd`, the command's environment). The parents are captured (`@parent`)
+    and the child looked for among their children, never by asking a node for its parent:
+    tree-sitter finds a parent by descending from the root again, recursively, which
+    overflowed the C stack on blocks 10,000 deep (issue 39); nor by a query pattern
+    `(parent (child) @skip)`: its cursor keeps a state per open parent and scans them all
+    at each node, 9 minutes on blocks 100,000 deep."""
     top: tuple[str, _Rule] | None = None
     """A query pattern capturing `@top`, and what such a node defines (Ruby: a variable
     assigned right in the file's `program`)."""
@@ -259,7 +263,7 @@ _TS_RULES = {
     **_rules("module", _name, "internal_module", "module"),
 }
 
-_C_SKIP = ("(compound_statement (function_definition) @skip)",)
+_C_SKIP = (("compound_statement", "function_definition"),)
 
 RULES: dict[str, _Rules] = {
     "tree_sitter_python": _Rules(
@@ -348,7 +352,7 @@ RULES: dict[str, _Rules] = {
             **_rules("value", _name, "variable_assignment", module_level=True),
         },
         frozenset({"function_definition"}),
-        ("(command (variable_assignment) @skip)",),
+        (("command", "variable_assignment"),),
     ),
 }
 """Per grammar wheel (TypeScript and TSX share one): the node types that define, what
@@ -368,7 +372,10 @@ def _query(grammar: Grammar) -> Query:
         rules = RULES[grammar.module]
         types = " ".join(f"({t})" for t in rules.nodes)
         bodies = " ".join(f"({t})" for t in (*rules.not_module, "ERROR"))
-        patterns = [f"[{types}] @node", f"[{bodies}] @body", *rules.skip]
+        patterns = [f"[{types}] @node", f"[{bodies}] @body"]
+        if rules.skip:
+            parents = " ".join(f"({p})" for p in {p for p, _ in rules.skip})
+            patterns.append(f"[{parents}] @parent")
         if rules.top is not None:
             patterns.append(rules.top[0])
         _QUERIES[key] = tree_sitter.Query(load_language(grammar), "\n".join(patterns))
@@ -387,6 +394,51 @@ def _placed(node: Node, bodies: list[Node]) -> bool | None:
     return None if around else True
 
 
+QUERY_DEPTH = 60_000
+"""The deepest node a definition query starts at: tree-sitter's query cursor counts depth
+in 16 bits, and past 65,535 levels its walk turns quadratic (minutes on blocks 100,000
+deep). A line that reaches near it is not judged (`_too_deep`)."""
+
+
+def _too_deep(root: Node, data: bytes, lines: Iterable[int]) -> set[int]:
+    """The `lines` whose first or last byte lies within `_DEPTH_MARGIN` levels of
+    `QUERY_DEPTH` (a cursor's descent from the root to each, no parent asked). Only a
+    file with about that many bytes can nest that deep."""
+    if len(data) < QUERY_DEPTH - _DEPTH_MARGIN:
+        return set()
+    starts = line_starts(data)
+    deep: set[int] = set()
+    for line in lines:
+        if not 1 <= line <= len(starts):
+            continue
+        end = (starts[line] if line < len(starts) else len(data)) - 1
+        for byte in (starts[line - 1], max(starts[line - 1], end)):
+            try:  # each descent stops at the margin: depth, never depth times lines
+                path_to(root, byte, Budget(QUERY_DEPTH - _DEPTH_MARGIN, float("inf")))
+            except OverBudgetError:
+                deep.add(line)
+    return deep
+
+
+_DEPTH_MARGIN = 1_000
+
+
+def _skipped(node: Node, parents: list[Node], skip: tuple[tuple[str, str], ...]) -> bool:
+    """`node` stands right in one of `parents` that `skip` pairs with its type (its
+    parent holds it by bytes and among its children; no parent asked)."""
+    types = {p for p, child in skip if child == node.type}
+    if not types:
+        return False
+    start, end = node.start_byte, node.end_byte
+    return any(
+        p.type in types
+        and p.start_byte <= start
+        and end <= p.end_byte
+        and any(c.id == node.id for c in p.children)
+        for p in parents
+    )
+
+
 def name_lines(
     grammar: Grammar, data: bytes, lines: Iterable[int] | None = None
 ) -> LineKinds | None:
@@ -401,6 +453,7 @@ def name_lines(
     rules = RULES[grammar.module]
     asked = None if lines is None else frozenset(lines)
     cursor = tree_sitter.QueryCursor(_query(grammar))
+    cursor.set_max_start_depth(QUERY_DEPTH)
     if asked is not None:
         if not asked:
             return LineKinds({}, frozenset())
@@ -410,8 +463,12 @@ def name_lines(
     captured = cursor.captures(tree.root_node)
     bodies = captured.get("body", [])
     errors = [(b.start_point[0] + 1, b.end_point[0] + 1) for b in bodies if b.is_error]
-    skipped = {n.id for n in captured.get("skip", [])}
-    found = [(n, rules.nodes[n.type]) for n in captured.get("node", []) if n.id not in skipped]
+    parents = captured.get("parent", [])
+    found = [
+        (n, rules.nodes[n.type])
+        for n in captured.get("node", [])
+        if not _skipped(n, parents, rules.skip)
+    ]
     if rules.top is not None:
         found += [(n, rules.top[1]) for n in captured.get("top", [])]
     for node, rule in found:
@@ -430,12 +487,14 @@ def name_lines(
     astray = astray_from(grammar, tree, data)
     stray = data.count(b"\n", 0, astray) + 1 if astray <= len(data) else None
     candidates = asked if asked is not None else range(1, data.count(b"\n") + 2)
+    too_deep = _too_deep(tree.root_node, data, candidates)
     uncertain = frozenset(
         line
         for line in candidates
         if line not in names
         and (
-            line in unplaced
+            line in too_deep
+            or line in unplaced
             or (stray is not None and line >= stray)
             or any(first <= line <= last for first, last in errors)
         )

@@ -14,9 +14,9 @@ from asrch.domain.limits import SCOPE_FOLD_MIN, SCOPE_NODE_VISITS, SCOPE_UNIT_MA
 from asrch.domain.units import Around, Fold, Unit, UnitKind
 from asrch.engine.scopes.astray import astray_from
 from asrch.engine.scopes.grammars import grammar_of
-from asrch.engine.scopes.parse import OverBudgetError, file_deadline, parse
+from asrch.engine.scopes.parse import Budget, OverBudgetError, file_deadline, parse
 from asrch.engine.scopes.reader import line_starts, read_source, verdicts_of
-from asrch.engine.scopes.walk import placed
+from asrch.engine.scopes.walk import path_to, placed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -247,17 +247,15 @@ def _unit(node: Node, kind: UnitKind) -> Unit:
     return Unit(kind, first + 1, last + 1)
 
 
-def _kind(node: Node, grammar: Grammar, units: Units) -> UnitKind | None:
+def _kind(node: Node, parent: Node, grammar: Grammar, units: Units) -> UnitKind | None:
     if node.type in grammar.definitions:
-        parent = node.parent
-        if parent is not None and parent.type in grammar.functions_not_in:
+        if parent.type in grammar.functions_not_in:
             return "block"  # C: a macro followed by a block (`FOREACH(x) {`)
         return "definition"
     kind = units.kinds.get(node.type)
     if kind is not None:
         return kind
-    parent = node.parent
-    if node.is_named and parent is not None and parent.type in units.bodies:
+    if node.is_named and parent.type in units.bodies:
         return None if node.type in units.comments else "statement"
     return None
 
@@ -271,13 +269,16 @@ def _branches(units: Units) -> frozenset[str]:
 
 def _first_branch(node: Node, row: int, branches: frozenset[str]) -> Unit | None:
     """An if's or a try's first part, when `row` is in it: from its first line to the end
-    of what comes before its first `else`/`elif`/`except` clause (no node of its own)."""
-    for child in node.children:
+    of what comes before its first `else`/`elif`/`except` clause (no node of its own).
+    Siblings by index: tree-sitter finds `prev_sibling` through the parent, O(depth)."""
+    children = node.children
+    for index, child in enumerate(children):
         if child.type in branches:
             # Comments after its last statement belong to what follows (`# else:` notes).
-            before = child.prev_sibling
-            while before is not None and before.type in _COMMENTS:
-                before = before.prev_sibling
+            at = index - 1
+            while at >= 0 and children[at].type in _COMMENTS:
+                at -= 1
+            before = children[at] if at >= 0 else None
             if before is None or child.start_point[0] <= row:
                 return None
             end = before  # a block without a closing token (Python's) may end in comments
@@ -294,18 +295,26 @@ def _first_branch(node: Node, row: int, branches: frozenset[str]) -> Unit | None
     return None
 
 
-def units_of(root: Node, grammar: Grammar, data: bytes, target: int) -> tuple[Unit, ...]:
+def units_of(
+    root: Node, grammar: Grammar, data: bytes, target: int, budget: Budget
+) -> tuple[Unit, ...]:
     """The units that hold byte `target`, innermost first: each node around it that the
     language's table names, or that is a statement of a body; a node that holds a parse
     error is none. Nested units with the same lines are one (the outer kind kept: an
-    `if` rather than the statement that is the `if`)."""
+    `if` rather than the statement that is the `if`).
+
+    The nodes around the target are the path down from the root (`path_to`), never
+    `Node.parent`: tree-sitter finds a parent by descending from the root again, so
+    climbing would cost depth² (issue 39's class). Past `budget`, `OverBudgetError`."""
     units = UNITS[grammar.module]
     branches = _branches(units)
     row = data.count(b"\n", 0, target)
-    node: Node | None = root.descendant_for_byte_range(target, target)
+    path = path_to(root, target, budget)
     found: list[Unit] = []
-    while node is not None and node.parent is not None:
-        kind = _kind(node, grammar, units)
+    for index in range(len(path) - 1, -1, -1):
+        budget.spend()
+        node, parent = path[index], path[index - 1] if index else root
+        kind = _kind(node, parent, grammar, units)
         if kind is not None and not node.has_error:
             if kind in ("if", "try") and (first := _first_branch(node, row, branches)):
                 found.append(first)
@@ -314,29 +323,30 @@ def units_of(root: Node, grammar: Grammar, data: bytes, target: int) -> tuple[Un
                 found[-1] = unit if found[-1].kind == "statement" else found[-1]
             else:
                 found.append(unit)
-        node = node.parent
     return tuple(found)
 
 
 def folds_near(
-    root: Node, grammar: Grammar, data: bytes, starts: Sequence[int], row: int
+    root: Node, grammar: Grammar, data: bytes, starts: Sequence[int], row: int, *, deadline: float
 ) -> tuple[Fold, ...]:
     """The docstrings and blocks of comment lines within `SCOPE_UNIT_MAX` lines of `row`
     that have at least `SCOPE_FOLD_MIN` lines. A comment line is a comment that begins its
     line (after blanks); adjacent ones are one block. The walk visits only nodes that
-    reach into those lines, at most `SCOPE_NODE_VISITS`: past it, nothing is folded."""
+    reach into those lines, at most `SCOPE_NODE_VISITS` until the file's `deadline`: past
+    either, nothing is folded. Each node goes with its parent (no `Node.parent` asked)."""
     units = UNITS[grammar.module]
     low = starts[max(0, row - SCOPE_UNIT_MAX)]
     high_row = row + SCOPE_UNIT_MAX + 1
     high = starts[high_row] if high_row < len(starts) else len(data)
     comments: list[tuple[int, int]] = []
     docstrings: list[tuple[int, int]] = []
-    stack = [root]
-    visits = 0
+    stack: list[tuple[Node, Node | None]] = [(root, None)]
+    budget = Budget(SCOPE_NODE_VISITS, deadline)
     while stack:
-        node = stack.pop()
-        visits += 1
-        if visits > SCOPE_NODE_VISITS:
+        node, parent = stack.pop()
+        try:
+            budget.spend()
+        except OverBudgetError:
             return ()
         if node.end_byte <= low or node.start_byte >= high:
             continue
@@ -346,10 +356,10 @@ def folds_near(
             if not data[line_start : node.start_byte].strip():
                 comments.append((first, last))
             continue
-        if units.docstrings and _docstring(node):
+        if units.docstrings and parent is not None and _docstring(node, parent):
             docstrings.append(_rows(node))
             continue
-        stack.extend(reversed(node.children))
+        stack.extend((child, node) for child in reversed(node.children))
     out = [Fold("docstring", a + 1, b + 1) for a, b in docstrings]
     block: list[int] | None = None
     for first, last in sorted(comments):
@@ -366,15 +376,12 @@ def folds_near(
     )
 
 
-def _docstring(node: Node) -> bool:
-    """A string alone as the first statement of a module, class or function body."""
+def _docstring(node: Node, body: Node) -> bool:
+    """A string alone as the first statement of `body`, a module, class or function body."""
     if node.type != "expression_statement" or node.named_child_count != 1:
         return False
     only = node.named_child(0)
     if only is None or only.type not in ("string", "concatenated_string"):
-        return False
-    body = node.parent
-    if body is None:
         return False
     first = next((c for c in body.named_children if c.type != "comment"), None)
     return first is not None and first.id == node.id
@@ -416,8 +423,13 @@ def around_lines(
         if walk.uncertain:
             out[line] = "uncertain"
             continue
-        units = units_of(tree.root_node, grammar, data, target)
-        out[line] = Around(units, folds_near(tree.root_node, grammar, data, starts, line - 1))
+        try:
+            units = units_of(tree.root_node, grammar, data, target, verdicts.budget)
+        except OverBudgetError:
+            out[line] = "uncertain"
+            continue
+        folds = folds_near(tree.root_node, grammar, data, starts, line - 1, deadline=deadline)
+        out[line] = Around(units, folds)
     return out
 
 

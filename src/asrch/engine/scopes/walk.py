@@ -89,7 +89,7 @@ class Walk(NamedTuple):
         return []
 
 
-def _path(root: Node, target: int, budget: Budget) -> list[Node]:
+def path_to(root: Node, target: int, budget: Budget) -> list[Node]:
     """The nodes from the root's child down to the deepest one holding byte `target`
     (tree-sitter's cursor finds each level's child, in C)."""
     path: list[Node] = []
@@ -109,7 +109,7 @@ def placed(root: Node, target: int, grammar: Grammar, verdicts: Verdicts) -> Wal
     walk = _walk(root, target, grammar, verdicts)
     if not walk.uncertain or not grammar.misread_around:
         return walk
-    path = _path(root, target, verdicts.budget)
+    path = path_to(root, target, verdicts.budget)
     lineage = [None, root, *path]  # path[index]'s grandparent is lineage[index]
     inner = next(
         (
@@ -163,7 +163,7 @@ def _walk(
     # Past an error at a level where nothing encloses the target yet: "the top level" is
     # a guess there (recovery may have cut a header off its block: `int f(int a X) {`).
     astray = False
-    path = _path(root, target, verdicts.budget)
+    path = path_to(root, target, verdicts.budget)
     lineage = [*up, root, *path]  # path[index]'s grandparent is lineage[index + 1]
     for index, child in enumerate(path):
         node, container = container, child  # `node` holds `child`
