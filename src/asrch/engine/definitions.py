@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from asrch.domain.definitions import NameLines
 from asrch.engine.scopes.astray import astray_from
-from asrch.engine.scopes.grammars import Grammar, grammar_of, load_language
+from asrch.engine.scopes.grammars import Grammar, load_language
 from asrch.engine.scopes.parse import Budget, OverBudgetError, parse
-from asrch.engine.scopes.reader import line_starts, read_source
+from asrch.engine.scopes.reader import grammar_and_source, line_starts
 from asrch.engine.scopes.walk import path_to
 
 if TYPE_CHECKING:
@@ -506,12 +506,10 @@ def read_definitions(path: str, file: str, lines: Sequence[SourceLine]) -> NameL
     """The `Definitions` port for one file, opened at `path` (where the searcher reads
     `file`): which of `lines` name a definition and which the parse could not read, or why
     the file was not parsed."""
-    grammar = grammar_of(file)
-    if grammar is None:
-        return "no_grammar"
-    data = read_source(path)
-    if isinstance(data, str):
-        return data
+    source = grammar_and_source(path, file)
+    if isinstance(source, str):
+        return source
+    grammar, data = source
     if not lines:  # only whether the file can be parsed: no parse
         return NameLines(frozenset())
     found = name_lines(grammar, data, (line.number for line in lines))

@@ -21,9 +21,8 @@ from typing import TYPE_CHECKING
 
 from asrch.domain.regions import Region
 from asrch.domain.scout import kind_of
-from asrch.engine.scopes.grammars import grammar_of
 from asrch.engine.scopes.parse import parse
-from asrch.engine.scopes.reader import read_source
+from asrch.engine.scopes.reader import grammar_and_source
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -147,10 +146,8 @@ def regions_in(grammar: Grammar, data: bytes, *, test_file: bool) -> tuple[Regio
 def read_regions(path: str, file: str) -> tuple[Region, ...]:
     """The `Scopes` port's `regions` for one file opened at `path`: none when it has no
     grammar or cannot be read."""
-    grammar = grammar_of(file)
-    if grammar is None:
+    source = grammar_and_source(path, file)
+    if isinstance(source, str):
         return ()
-    data = read_source(path)
-    if isinstance(data, str):
-        return ()
+    grammar, data = source
     return regions_in(grammar, data, test_file=kind_of(file) == "test")

@@ -231,6 +231,20 @@ class TreeSitterScopes:
         return None if isinstance(data, str) else data
 
 
+def grammar_and_source(
+    path: str, file: str
+) -> tuple[Grammar, bytes] | Literal["no_grammar", "too_large", "unreadable"]:
+    """`file`'s grammar and its bytes (opened at `path`, as `read_source` reads them), or
+    why a reader of parses gets neither: the one preamble of units, names and regions."""
+    grammar = grammar_of(file)
+    if grammar is None:
+        return "no_grammar"
+    data = read_source(path)
+    if isinstance(data, str):
+        return data
+    return grammar, data
+
+
 def read_source(path: str) -> bytes | Literal["too_large", "unreadable"]:
     """The file's bytes as rg reads them (a byte-order mark decides: rows are rg's lines),
     if it is a regular file of at most `SCOPE_MAX_BYTES`, else why not: opened without

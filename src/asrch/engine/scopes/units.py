@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 from asrch.domain.limits import SCOPE_FOLD_MIN, SCOPE_NODE_VISITS, SCOPE_UNIT_MAX
 from asrch.domain.units import Around, Fold, Unit, UnitKind
 from asrch.engine.scopes.astray import astray_from
-from asrch.engine.scopes.grammars import grammar_of
 from asrch.engine.scopes.parse import Budget, OverBudgetError, file_deadline, parse
-from asrch.engine.scopes.reader import line_starts, read_source, verdicts_of
+from asrch.engine.scopes.reader import grammar_and_source, line_starts, verdicts_of
 from asrch.engine.scopes.walk import path_to, placed
 
 if TYPE_CHECKING:
@@ -438,10 +437,8 @@ def units_in(
 ) -> dict[int, Around | Unplaced] | Unplaced:
     """The `Scopes.units` of the port: `file` (opened as `path`) read as the scope reader
     reads it, or why none is given for the whole file (no grammar, too large, unreadable)."""
-    grammar = grammar_of(file)
-    if grammar is None:
-        return "no_grammar"
-    data = read_source(path)
-    if isinstance(data, str):
-        return data
+    source = grammar_and_source(path, file)
+    if isinstance(source, str):
+        return source
+    grammar, data = source
     return around_lines(data, grammar, lines, parsed)
