@@ -9,7 +9,7 @@ import pytest
 
 from asrch.engine.binary import resolve_rg
 from asrch.server.app import build_server
-from tests.server.helpers import call_tool, run_cli, text_of, tool_text
+from tests.server.helpers import call_tool, cli_json, run_cli, text_of, tool_text
 
 
 @pytest.fixture
@@ -55,3 +55,19 @@ def test_a_call_under_an_indexed_root_reads_candidates_and_answers_the_same(
     scan = run_cli(indexed, *words, env={"XDG_CACHE_HOME": str(tmp_path / "none")})
     assert again == tool_text(scan.out)
     shutil.rmtree(tmp_path / "cache")
+
+
+def test_a_structured_answer_says_whether_it_read_the_index(indexed: Path) -> None:
+    """The structured content is the command line's JSON, `index` field included (D58)."""
+    server = build_server([str(indexed)], structured=True)
+    result = call_tool(server, "scout", {"query": "Pool"})
+    assert result.structured_content is not None
+    assert result.structured_content["index"] == "used"
+    assert result.structured_content == cli_json(indexed, ["scout", "Pool"])
+    bare = build_server([str(indexed / "src")], structured=True)
+    os.environ["XDG_CACHE_HOME"] = str(indexed.parent / "no-cache")
+    try:
+        plain = call_tool(bare, "scout", {"query": "Pool"}).structured_content
+    finally:
+        os.environ.pop("XDG_CACHE_HOME")
+    assert plain is not None and "index" not in plain

@@ -31,6 +31,7 @@ from asrch.cli.errors import (
 from asrch.commands.arguments import Argument
 from asrch.commands.table import COMMANDS, Command, run
 from asrch.domain.errors import AsrchError, ExitStatus, InputError, OutputError
+from asrch.domain.index_use import IndexUse, index_use
 from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.words import Spelling
 from asrch.engine.scope_reader import ScopeReader
@@ -147,15 +148,9 @@ def _run(
     return ExitStatus.REFUSED if refused else ExitStatus.OK
 
 
-def _index_use(searcher: Searcher) -> tuple[str | None, str | None]:
-    """D58: `used`, `scanned` or `ignored` where an index covers a searched directory
-    (None: none does), and why one was ignored."""
+def _index_use(searcher: Searcher) -> tuple[IndexUse | None, str | None]:
     source = searcher.candidates if isinstance(searcher, RipgrepSearcher) else None
-    if source is None or not source.present:
-        return None, None
-    if source.note is not None:
-        return "ignored", source.note
-    return ("used" if source.used else "scanned"), None
+    return index_use(source)
 
 
 def mcp(

@@ -36,6 +36,7 @@ from asrch.commands.table import COMMANDS
 from asrch.contract.build import answer
 from asrch.contract.schema import schema, validated
 from asrch.domain.errors import AsrchError, InputError
+from asrch.domain.index_use import index_use
 from asrch.domain.limits import FILTERS_MAX
 from asrch.domain.text_safety import quote
 from asrch.engine import pins
@@ -121,7 +122,12 @@ class Calls:
             answered = work(searcher, scopes, held)
             if not self.structured:
                 return CallToolResult(content=_text(answered.text))
-            structured = validated(answer(answered.report))
+            # D58: whether the answer read the index's candidates, as JSON says it.
+            used, _ = index_use(searcher.candidates)
+            values = answer(answered.report)
+            if used is not None:
+                values["index"] = used
+            structured = validated(values)
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
             return _refusal(error_line(exc, TOOL))
