@@ -30,11 +30,10 @@ from asrch.domain.show import ShowReport
 from asrch.domain.survey import SurveyReport
 from asrch.domain.text_safety import json_path, json_text
 from asrch.domain.words import NextStep
-from asrch.render.lines import cap_line
 from asrch.render.narrowing import case_word
 from asrch.render.notices import notes
 from asrch.render.show import window
-from asrch.render.snippets import scope_line, source_line
+from asrch.render.snippets import line_text, scope_text
 from asrch.spelling import COMMAND_LINE, TOOL
 
 SCHEMA_VERSION: Literal["1"] = "1"
@@ -49,7 +48,6 @@ if TYPE_CHECKING:
         PathMatches,
         QueryHead,
         SampleAnswer,
-        ScopeLine,
         ScoutAnswer,
         ShowAnswer,
         Snippet,
@@ -67,18 +65,11 @@ def _rows(rows: tuple[Ranked, ...]) -> tuple[PathMatches, ...]:
 
 
 def _line(line: SourceLine) -> SnippetLine:
-    # The text answer's line (`N:text`, cut to 800 bytes), minus its `N:` prefix.
-    printed = cap_line(source_line(line))
-    prefix = len(str(line.number)) + 1
-    scope: tuple[ScopeLine, ...] = tuple(
-        {"line": s.line, "text": cap_line(scope_line(s))[len(str(s.line)) + 1 :]}
-        for s in line.scope
-    )
     return {
         "line": line.number,
-        "text": printed[prefix:],
+        "text": line_text(line),
         "match": line.is_match,
-        "scope": scope,
+        "scope": tuple({"line": s.line, "text": scope_text(s)} for s in line.scope),
         "scope_known": line.scope_known,
     }
 

@@ -168,9 +168,15 @@ class _Kept:
         return len(suffix) <= self._size and self[self._size - len(suffix) :] == suffix
 
 
+def held(raw: bytes, excerpt: Excerpt | None) -> bytes:
+    """A line's bytes as `fit_text` reads them: `raw` itself, or, where only `excerpt`
+    of the line is held, a view that reads as the whole line."""
+    return raw if excerpt is None else cast("bytes", _Kept(raw, excerpt))
+
+
 def fit_excerpt(prefix: str, raw: bytes, first_match: Span | None, excerpt: Excerpt) -> str:
     """`fit_line` of a line of which only `excerpt` is held: the same text."""
-    return fit_line(prefix, cast("bytes", _Kept(raw, excerpt)), first_match)
+    return fit_line(prefix, held(raw, excerpt), first_match)
 
 
 def fit_line(
@@ -181,21 +187,28 @@ def fit_line(
     cap: int = LINE_CAP,
     lead: int = MATCH_LEAD,
 ) -> str:
-    """`prefix` and the visible text of one source line, in at most `cap` bytes (D8).
+    """`prefix` and the visible text of one source line, in at most `cap` bytes (D8)."""
+    return prefix + fit_text(raw, first_match, room=cap - _size(prefix), lead=lead)
+
+
+def fit_text(
+    raw: bytes, first_match: Span | None = None, *, room: int = LINE_CAP, lead: int = MATCH_LEAD
+) -> str:
+    """The visible text of one source line, in at most `room` bytes (D8): what a line
+    prints after its prefix (`N:`), which takes the rest of the line's cap.
 
     A line that does not fit is cut on a character boundary and marked with the bytes
     of the line left out: `…[+N bytes]` at the end, and `[+N bytes]…` at the start when
     the cut is made around the first match. That happens when the match would not show
     whole in the head of the line: the kept part then starts up to `lead` printed bytes
     before the match, or earlier when the rest of the line fits, so the room is used. A
-    scope line (D55) passes its own `cap` and the definition's name as `first_match`.
+    scope line (D55) passes its own room and the definition's name as `first_match`.
     """
     total = content_end(raw)
-    room = cap - _size(prefix)
     if total <= room:
         text = visible_text(raw)
         if _size(text) <= room:
-            return prefix + text
+            return text
     right = _size(MARKER.format(total))
     head, head_end = _forward(raw, 0, room - right, total)
     if first_match is not None and first_match[1] > head_end:
@@ -205,7 +218,7 @@ def fit_line(
             left = LEFT_MARKER.format(start)
             after, end = _forward(raw, match, room - _size(left) - _size(before) - right, total)
             if end < total:
-                return prefix + left + before + after + MARKER.format(total - end)
+                return left + before + after + MARKER.format(total - end)
             text, start = _backward(raw, total, room - _size(LEFT_MARKER.format(total)))
-            return prefix + LEFT_MARKER.format(start) + text
-    return prefix + head + MARKER.format(total - head_end)
+            return LEFT_MARKER.format(start) + text
+    return head + MARKER.format(total - head_end)

@@ -2,24 +2,40 @@
 for the definitions around a match, `--` between snippets (`-- K lines --` where
 `show --scope` leaves K lines of a definition out, D46)."""
 
-from asrch.domain.limits import SCOPE_LINE_CAP
+from asrch.domain.limits import LINE_CAP, SCOPE_LINE_CAP
 from asrch.domain.lines import Scope, SourceLine
 from asrch.domain.sample import Snippet
-from asrch.render.lines import fit_excerpt, fit_line
+from asrch.render.lines import fit_text, held
+
+
+def _prefix(line: SourceLine) -> str:
+    return f"{line.number}{':' if line.is_match else '-'}"
+
+
+def line_text(line: SourceLine) -> str:
+    """What `source_line` prints after `N:` / `N-`: the line's visible text in the room
+    the prefix leaves of 800 bytes, cut around its first match (D8). The JSON answer's
+    `text` of a line."""
+    room = LINE_CAP - len(_prefix(line))
+    return fit_text(held(line.text, line.excerpt), line.first_match, room=room)
 
 
 def source_line(line: SourceLine) -> str:
     """`N:text` or `N-text`, cut to 800 bytes around the line's first match (D8)."""
-    prefix = f"{line.number}{':' if line.is_match else '-'}"
-    if line.excerpt is not None:
-        return fit_excerpt(prefix, line.text, line.first_match, line.excerpt)
-    return fit_line(prefix, line.text, line.first_match)
+    return _prefix(line) + line_text(line)
+
+
+def scope_text(scope: Scope) -> str:
+    """What `scope_line` prints after `N=`: the header's visible text in the room the
+    prefix leaves of 120 bytes (D55), from its start, or from its name when the name
+    would not show whole in the head. The JSON answer's `text` of a scope."""
+    room = SCOPE_LINE_CAP - len(f"{scope.line}=")
+    return fit_text(scope.text, scope.name, room=room, lead=0)
 
 
 def scope_line(scope: Scope) -> str:
-    """`N=text` (D31, git grep's `--show-function` mark), cut to 120 bytes (D55): from its
-    start, or from its name when the name would not show whole in the head."""
-    return fit_line(f"{scope.line}=", scope.text, scope.name, cap=SCOPE_LINE_CAP, lead=0)
+    """`N=text` (D31, git grep's `--show-function` mark), cut to 120 bytes (D55)."""
+    return f"{scope.line}={scope_text(scope)}"
 
 
 TOP_LEVEL = "(top level)"
