@@ -161,24 +161,58 @@ def build_survey_report(
     """`tallies[t][p]` is the search of term t in path p; `entries[p]` is what path p is,
     `real_paths[p]` where it is (absolute, symlinks resolved); `lines[t]` the matching
     line numbers of term t in each of its `rare_files` (D56)."""
-    overall = []
+    overall = tuple(_total(query, paths, row) for query, row in zip(queries, tallies, strict=True))
+    notices = [
+        *_term_notices(queries, paths, tallies, overall, entries),
+        *_dominance_notices(overall),
+        *overlap_notices(paths, real_paths, entries),
+        *_tree_notices(queries, tallies, entries, real_paths),
+    ]
+    sections = tuple(
+        _section(index, path, queries, tallies, lines) for index, path in enumerate(paths)
+    )
+    return SurveyReport(
+        terms=tuple(q.term for q in queries),
+        paths=tuple(paths),
+        mode=queries[0].mode if queries else Mode.FIXED,
+        overall=overall,
+        by_path=sections,
+        notices=tuple(notices),
+        ignore_case=queries[0].ignore_case if queries else False,
+        filters=queries[0].filters if queries else NO_FILTERS,
+        next_step=_next_step(queries, paths, tallies, overall),
+    )
+
+
+def _total(query: Query, paths: Sequence[str], row: Sequence[Tally]) -> TermTotal:
+    """A term's `overall` row: its counts summed over every candidate path."""
+    return TermTotal(
+        term=query.term,
+        matches=sum(t.matches for t in row),
+        files=sum(len(t.files) for t in row),
+        capped=any(t.capped for t in row),
+        dominant_path=_dominant(paths, row),
+    )
+
+
+def _term_notices(
+    queries: Sequence[Query],
+    paths: Sequence[str],
+    tallies: Sequence[Sequence[Tally]],
+    overall: Sequence[TermTotal],
+    entries: Sequence[Entry],
+) -> list[Notice]:
+    """Per term in order: its broad notice and its term hints; the one cap note of every
+    capped pair stands where the first capped term's notices end their broad notice."""
     notices: list[Notice] = []
     capped: list[tuple[int, CapNotice]] = []
     """Each capped pair's note, with where in `notices` the first one goes."""
     matched = any(t.matches for row in tallies for t in row)
-    for query, row in zip(queries, tallies, strict=True):
-        total = TermTotal(
-            term=query.term,
-            matches=sum(t.matches for t in row),
-            files=sum(len(t.files) for t in row),
-            capped=any(t.capped for t in row),
-            dominant_path=_dominant(paths, row),
-        )
-        overall.append(total)
+    # A term's notice is over every path: its totals, and no narrower path when each
+    # path is a named file.
+    one_file = all(entry is Entry.FILE for entry in entries)
+    for query, row, total in zip(queries, tallies, overall, strict=True):
         if any(is_broad(t.matches, len(t.files)) for t in row):
-            # A term's notice, over every path: its totals, and no narrower path when
-            # each path is a named file.
-            one_file = all(entry is Entry.FILE for entry in entries)
             notices.append(
                 broad_notice(
                     query,
@@ -196,19 +230,33 @@ def build_survey_report(
                 capped.append((len(notices), notice))
         # D43: no hint about a term matching inside longer words when nothing matched.
         notices += term_hints(query, matched=matched)
-
     if capped:
         notices.insert(capped[0][0], _one_cap_note([n for _, n in capped], paths))
+    return notices
 
+
+def _dominance_notices(overall: Sequence[TermTotal]) -> list[Notice]:
+    """A term that holds `DOMINANCE_SHARE` of every matching line, among 2 or more."""
     grand = sum(t.matches for t in overall)
-    if len(overall) >= 2 and grand:
-        for total in overall:
-            if total.matches >= DOMINANCE_SHARE * grand:
-                percent = total.matches * 100 // grand
-                notices.append(DominanceNotice(term=total.term, percent=percent))
-    notices += overlap_notices(paths, real_paths, entries)
-    # The unreadable and the binary files under a path are the same whatever the term:
-    # counted once a path (each search of the path met them all).
+    if len(overall) < 2 or not grand:
+        return []
+    return [
+        DominanceNotice(term=t.term, percent=t.matches * 100 // grand)
+        for t in overall
+        if t.matches >= DOMINANCE_SHARE * grand
+    ]
+
+
+def _tree_notices(
+    queries: Sequence[Query],
+    tallies: Sequence[Sequence[Tally]],
+    entries: Sequence[Entry],
+    real_paths: Sequence[str],
+) -> list[Notice]:
+    """What the trees hold whatever the term: the unreadable and the binary files, then,
+    when nothing matched, the one zero note (D43/D45, with the binary files in it). Each
+    tree counted once (each search of a path met them all)."""
+    notices: list[Notice] = []
     distinct = _distinct(real_paths)
     skipped = sum(max((row[i].skipped for row in tallies), default=0) for i in distinct)
     if skipped:
@@ -218,43 +266,48 @@ def build_survey_report(
         # A lower bound when, under some path, every term's scan stopped at the cap.
         walked = all(any(not row[i].capped for row in tallies) for i in distinct)
         notices.append(BinaryNotice(files=binary, capped=not walked))
-    if not grand:
-        # D43/D45: the one zero note, with the binary files in it.
+    if not any(t.matches for row in tallies for t in row):
         first = queries[0] if queries else None
         notices.append(no_match(first, directory=Entry.DIRECTORY in entries, binary=binary))
+    return notices
 
-    sections = []
-    pairs: list[tuple[int, int, int, bool, str]] = []
-    for index, path in enumerate(paths):
-        rows = []
-        for term, (query, row) in enumerate(zip(queries, tallies, strict=True)):
-            tally = row[index]
-            if not tally.files:
-                continue
-            pairs.append((term, tally.matches, len(tally.files), tally.capped, path))
-            best = top_files(tally.files, path, 1)[0]
+
+def _section(
+    index: int,
+    path: str,
+    queries: Sequence[Query],
+    tallies: Sequence[Sequence[Tally]],
+    lines: Sequence[Mapping[str, Sequence[int]]],
+) -> PathSection:
+    """Path `index`'s `by_path` section: each term that matched there, in order."""
+    rows = []
+    for term, (query, row) in enumerate(zip(queries, tallies, strict=True)):
+        tally = row[index]
+        if tally.files:
             rows.append(
                 PathRow(
                     term=query.term,
                     matches=tally.matches,
                     files=len(tally.files),
                     capped=tally.capped,
-                    top_file=best.path,
+                    top_file=top_files(tally.files, path, 1)[0].path,
                     places=_places(tally, path, lines[term] if lines else {}),
                 )
             )
-        sections.append(PathSection(path=path, rows=tuple(rows)))
+    return PathSection(path=path, rows=tuple(rows))
 
-    return SurveyReport(
-        terms=tuple(q.term for q in queries),
-        paths=tuple(paths),
-        mode=queries[0].mode if queries else Mode.FIXED,
-        overall=tuple(overall),
-        by_path=tuple(sections),
-        notices=tuple(notices),
-        ignore_case=queries[0].ignore_case if queries else False,
-        filters=queries[0].filters if queries else NO_FILTERS,
-        next_step=survey_step(
-            queries, [(t.matches, t.files, t.dominant_path) for t in overall], pairs
-        ),
-    )
+
+def _next_step(
+    queries: Sequence[Query],
+    paths: Sequence[str],
+    tallies: Sequence[Sequence[Tally]],
+    overall: Sequence[TermTotal],
+) -> NextStep:
+    """D28: from the totals and every (term, path) pair that matched, by path then term."""
+    pairs = [
+        (term, tally.matches, len(tally.files), tally.capped, path)
+        for index, path in enumerate(paths)
+        for term, row in enumerate(tallies)
+        if (tally := row[index]).files
+    ]
+    return survey_step(queries, [(t.matches, t.files, t.dominant_path) for t in overall], pairs)
