@@ -8,7 +8,7 @@ from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
 from asrch.domain.idle_filters import idle_filters, one_zero_note, zero_cause
-from asrch.domain.limits import DEF_FILES_MAX, SCAN_CAP, SCOUT_LIST_MAX
+from asrch.domain.limits import DEF_FILES_MAX, SCAN_CAP, SCOUT_LIST_BYTES, SCOUT_LIST_MAX
 from asrch.domain.lines import SourceLine
 from asrch.domain.notices import DefinitionsNotice, IdleFilterNotice, NoMatchNotice, Notice
 from asrch.domain.ports import Entry, Scopes, Searcher
@@ -18,10 +18,10 @@ from asrch.domain.scout import (
     ListedFile,
     ScoutReport,
     build_scout_report,
-    fits,
     listed_path,
     lists,
 )
+from asrch.render.scout import listing_bytes
 
 
 def run_scout(
@@ -140,7 +140,8 @@ def _listed(
         lines = tuple(with_scope(line, around) for line in matches)
         listed.append(ListedFile(listed_path(file.path, path, directory=directory), lines))
     ordered = tuple(sorted(listed, key=lambda f: f.path))
-    return tally, (ordered if fits(ordered) else ())
+    # D44: measured on the text the listing prints, by the renderer that prints it.
+    return tally, (ordered if listing_bytes(ordered) <= SCOUT_LIST_BYTES else ())
 
 
 def _recounted(tally: Tally, lines_of: Mapping[str, Sequence[object]]) -> Tally | None:

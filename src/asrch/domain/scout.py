@@ -5,12 +5,11 @@ from typing import Literal, NamedTuple
 
 from asrch.domain.counting import FileCount, Ranked, Tally, relative_to, top_directories, top_files
 from asrch.domain.definitions import DefinitionCount
-from asrch.domain.limits import LINE_CAP, SCOUT_LIST_BYTES, SCOUT_LIST_MAX, TOP_N
+from asrch.domain.limits import SCOUT_LIST_MAX, TOP_N
 from asrch.domain.lines import SourceLine
 from asrch.domain.next_step import NO_STEP, joined, scout_step
 from asrch.domain.notices import Notice, UnlistedNotice, search_notices
 from asrch.domain.query import Query
-from asrch.domain.text_safety import visible_line
 from asrch.domain.words import NextStep
 
 Kind = Literal["source", "test", "docs", "generated"]
@@ -110,38 +109,8 @@ class ScoutReport(NamedTuple):
 
 def lists(tally: Tally) -> bool:
     """D32/D44: an exact count of 1 to `SCOUT_LIST_MAX` matching lines may be listed
-    (`fits` decides once the lines are read)."""
+    (the use case measures their text once they are read)."""
     return not tally.capped and 0 < tally.matches <= SCOUT_LIST_MAX
-
-
-def _printed_size(prefix: str, text: bytes) -> int:
-    """Bytes of one printed line, its LF included: the prefix and the line's visible
-    text, at most the line cap (D8)."""
-    shown = visible_line(text.rstrip(b"\r\n").decode("utf-8", "surrogateescape"))
-    size = len(prefix) + len(shown.encode("utf-8", "surrogateescape"))
-    return min(size, LINE_CAP) + 1
-
-
-def listing_size(listed: tuple[ListedFile, ...]) -> int:
-    """The bytes the listing prints: each file's path line, then each match after the
-    scope lines not printed yet for the file (as `render/scout.py` prints them)."""
-    total = 0
-    for file in listed:
-        total += len(file.path.encode("utf-8", "surrogateescape")) + 3
-        shown: set[int] = set()
-        for line in file.lines:
-            for scope in line.scope:
-                if scope.line not in shown and scope.line < line.number:
-                    total += _printed_size(f"{scope.line}=", scope.text)
-                    shown.add(scope.line)
-            total += _printed_size(f"{line.number}:", line.text)
-            shown.add(line.number)
-    return total
-
-
-def fits(listed: tuple[ListedFile, ...]) -> bool:
-    """D44: a listing is printed only when its text fits `SCOUT_LIST_BYTES`."""
-    return listing_size(listed) <= SCOUT_LIST_BYTES
 
 
 def kind_counts(files: tuple[FileCount, ...], target: str) -> tuple[KindCount, ...]:

@@ -3,6 +3,7 @@
 from asrch.domain.scout import ListedFile, ScoutReport
 from asrch.domain.text_safety import quote
 from asrch.domain.words import Spelling
+from asrch.render.lines import printed
 from asrch.render.next_step import next_lines
 from asrch.render.notices import text_notice_lines
 from asrch.render.snippets import Trail
@@ -26,6 +27,12 @@ def listing_lines(listed: tuple[ListedFile, ...]) -> list[str]:
         for line in file.lines:
             out += trail.run((line,))
     return out
+
+
+def listing_bytes(listed: tuple[ListedFile, ...]) -> int:
+    """The bytes the listing prints, each line's LF included: what D44 holds to
+    `SCOUT_LIST_BYTES`, measured on the lines themselves."""
+    return sum(len(printed(line)) + 1 for line in listing_lines(listed))
 
 
 def is_the_path(row: str, path: str) -> bool:
