@@ -283,8 +283,15 @@ def _same_show(text: toon.Answer, answer: dict[str, Any], status: int, cwd: Path
         assert answer["matches"] is None
         window = answer["window"]
         assert f["window"] == f"{window['start']}-{window['end']}"
-        if answer["definition"] is not None:  # `--scope`: the definition is the window
-            assert answer["definition"] == window
+        definition = answer["definition"]
+        if definition is not None and window["end"] < definition["end"]:
+            # A long definition's beginning (issue 40): the rest said in 1 line.
+            a, b = window["end"] + 1, definition["end"]
+            assert window["start"] == definition["start"]
+            assert text.rest == (b - a + 1, a, b)
+        elif definition is not None:  # `--scope`: the definition is the window
+            assert definition == window
+            assert text.rest is None
         assert int(f["last_line"]) == answer["last_line"]
         marked = sum(ln.match for s in text.snippets for ln in s)
         # D46: `show FILE --line N` has no query, so no line is a match.

@@ -21,6 +21,7 @@ _SNIPPET = re.compile(r"^(\d+)([:-])(.*)$")
 _FOLDED = re.compile(r"~ ([0-9]+)-([0-9]+): ([0-9]+) match(?:es)? in (.+) \(\S+ shows them\)")
 """D53: a region whose matches show counted but did not print."""
 _ELIDED = re.compile(r"-- [0-9]+ lines( of (docstring|comment) \([0-9]+-[0-9]+\))? --")
+_REST = re.compile(r"-- ([0-9]+) more lines of the unit \(([0-9]+)-([0-9]+)\) --")
 _SCOPE = re.compile(r"^(\d+)=(.*)$")
 _ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 
@@ -136,6 +137,8 @@ class Answer:
     scopes: list[tuple[int, str]] = field(default_factory=list)
     folded: list[tuple[int, int, int, str]] = field(default_factory=list)
     """The `N=text` scope lines (D31), in answer order."""
+    rest: tuple[int, int, int] | None = None
+    """`-- K more lines of the unit (A-B) --` (a long unit's beginning, issue 40)."""
     lists: dict[str, list[str]] = field(default_factory=dict)
     """Header fields written as inline lists (`globs[2]: "*.py","!t/**"`)."""
     listed: list[tuple[str, list[Line]]] = field(default_factory=list)
@@ -186,6 +189,10 @@ def read(text: str) -> Answer:
         elif m := _FOLDED.fullmatch(line):
             start, end, count = (int(g) for g in m.groups()[:3])
             answer.folded.append((start, end, count, m.group(4)))
+        elif m := _REST.fullmatch(line):
+            assert answer.rest is None, "two rest lines"
+            k, a, b = (int(g) for g in m.groups())
+            answer.rest = (k, a, b)
         elif line == "--" or _ELIDED.fullmatch(line):  # `-- K lines --`: show --scope (D46, D51)
             snippets.append([])
         elif m := _SCOPE.match(line):

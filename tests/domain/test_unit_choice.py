@@ -82,10 +82,36 @@ def test_the_pieces_hold_the_first_the_last_and_the_lines_around(
     assert found is not None
     printed = [n for a, b in found.pieces for n in range(a, b + 1)]
     assert printed == sorted(set(printed))  # in order, each line once
-    assert printed[0] == start and printed[-1] == end
     assert all(b + 1 < a for (_, b), (a, _) in pairwise(found.pieces))
     if size <= SCOPE_UNIT_MAX:
         assert printed == list(range(start, end + 1))
+    elif line == start:  # its header: its beginning (issue 40)
+        assert printed == list(range(start, start + SCOPE_UNIT_MAX))
     else:
+        assert printed[0] == start and printed[-1] == end
         around = range(max(start, line - SCOPE_AROUND), min(end, line + SCOPE_AROUND) + 1)
         assert set(printed) == {start, end, *around}
+
+
+def test_a_long_unit_asked_on_its_header_prints_its_beginning_cut_at_a_statement() -> None:
+    """Issue 40: on a long definition's first line, or before its body's first statement
+    (a decorator, a signature), its first lines up to 40, cut after the last statement
+    that ends within them; inside its body, the 3 pieces as before."""
+    statements = ((4, 4), *((k, k) for k in range(5, 36)), (36, 42), (43, 43))
+    around = Around((Unit("definition", 1, 60),), (), statements)
+    for line in (1, 2, 3):  # the first line, the signature's lines before line 4
+        assert choose(around, line, 2, 100) == (Unit("definition", 1, 60), ((1, 35),))
+    # Inside the body: the 3 pieces.
+    inside = Around((Unit("statement", 10, 10), *around.units), (), statements)
+    assert choose(inside, 10, 2, 100) == (Unit("definition", 1, 60), ((1, 1), (5, 15), (60, 60)))
+    # In a decorated definition's signature: from its decorator on.
+    decorated = Around((Unit("definition", 2, 60), Unit("definition", 1, 60)), (), statements)
+    assert choose(decorated, 3, 2, 100) == (Unit("definition", 1, 60), ((1, 35),))
+    # No statement ends within the first 40 lines: 40 lines.
+    one = Around((Unit("definition", 1, 60),), (), ((2, 59),))
+    assert choose(one, 1, 2, 100) == (Unit("definition", 1, 60), ((1, 40),))
+    # Nothing said of the statements (another reader): the header is its first line.
+    assert choose(Around((Unit("definition", 1, 60),)), 1, 2, 100) == (
+        Unit("definition", 1, 60),
+        ((1, 40),),
+    )

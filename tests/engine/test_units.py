@@ -484,3 +484,41 @@ def test_the_units_and_the_scope_lines_of_one_answer_share_one_parse(
     (tree / "a.py").write_text(SOURCES["a.py"].replace("GET", "PUT"))
     scopes.of("a.py", file_lines(tree / "a.py", [8]))
     assert len(calls) == 2  # other bytes: parsed again
+
+
+def test_a_long_unit_gives_the_statements_of_its_first_lines(tree: Path) -> None:
+    """Issue 40: the statements that start in a long definition's first 40 lines (at any
+    depth: the loop and the statement inside it) tell where its body begins and where
+    its beginning may be cut; a unit of 40 lines or fewer gives none."""
+    body = "".join(f"    x{k} = {k}\n" for k in range(1, 50))
+    text = f"@wrap\ndef f(\n    a,\n):\n    for i in a:\n        use(i)\n{body}    return a\n"
+    (tree / "long.py").write_text(text)
+    found = TreeSitterScopes(cwd=str(tree)).units("long.py", [1, 3, 6])
+    assert not isinstance(found, str)
+    head = found[1]
+    assert isinstance(head, Around)
+    assert head.units == (Unit("definition", 1, 56),)
+    assert head.statements[:3] == ((5, 6), (6, 6), (7, 7))
+    assert head.statements[-1] == (40, 40)  # the first 40 lines' last statement
+    signature = found[3]  # the function inside the decorated definition
+    assert isinstance(signature, Around)
+    assert signature.statements == (*head.statements, (41, 41))  # its first 40 lines: 2-41
+    inner = found[6]
+    assert isinstance(inner, Around) and inner.statements == signature.statements
+    (tree / "short.py").write_text("def g():\n    return 1\n")
+    short = TreeSitterScopes(cwd=str(tree)).units("short.py", [1])
+    assert not isinstance(short, str) and short[1] == Around((Unit("definition", 1, 2),))
+
+
+def test_a_long_rust_function_s_statements_end_where_its_lines_do(tree: Path) -> None:
+    """A brace language: a multi-line `let` ends on its `;` line, the statements of a
+    block inside are statements too."""
+    body = "".join(f"    let x{k} = {k};\n" for k in range(1, 40))
+    text = f"fn f(\n    a: u32,\n) -> u32 {{\n    let t = [\n        1,\n    ];\n{body}    a\n}}\n"
+    (tree / "long.rs").write_text(text)
+    found = TreeSitterScopes(cwd=str(tree)).units("long.rs", [1])
+    assert not isinstance(found, str)
+    head = found[1]
+    assert isinstance(head, Around) and head.units == (Unit("definition", 1, 47),)
+    assert head.statements[0] == (4, 6)
+    assert all(a <= 40 for a, _ in head.statements)

@@ -22,7 +22,8 @@ def cap_60000(root: pathlib.Path) -> None:
 
 
 def long_scope(root: pathlib.Path) -> None:
-    """`src/jobs.py`: a method of 73 lines (5-77) in a class, for `show --scope` (D46)."""
+    """`src/jobs.py`: a method of 73 lines (5-77) in a class, for `show --scope` (D46);
+    `src/report.py`, a function of 60 lines (`_REPORT_PY`)."""
     (root / "src").mkdir()
     steps = "".join(f"        done += jobs[{k}]\n" for k in range(1, 71))
     (root / "src" / "jobs.py").write_text(
@@ -31,6 +32,20 @@ def long_scope(root: pathlib.Path) -> None:
         "    def stop(self):\n        return None\n",
         encoding="utf-8",
     )
+    (root / "src" / "report.py").write_text(_REPORT_PY, encoding="utf-8")
+
+
+_REPORT_PY = (
+    "def render(rows, width=80):\n"
+    + "".join(f"    line{k} = rows[{k}].ljust(width)\n" for k in range(1, 35))
+    + "    columns = {\n"
+    + "".join(f'        "c{k}": {k * 4},\n' for k in range(1, 6))
+    + "    }\n"
+    + "".join(f"    out{k} = columns.get(line{k})\n" for k in range(1, 18))
+    + "    return out1\n"
+)
+"""`src/report.py`: a function of 60 lines whose 7-line `columns` table (36-42) spans
+line 40, for `show --line 1 --scope` on a long definition's first line (issue 40)."""
 
 
 SETTINGS_RS = """\

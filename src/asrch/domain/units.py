@@ -44,6 +44,10 @@ class Around(NamedTuple):
 
     units: tuple[Unit, ...]
     folds: tuple[Fold, ...] = ()
+    statements: tuple[tuple[int, int], ...] = ()
+    """The statements (first and last line, at any depth) inside the innermost unit
+    longer than `SCOPE_UNIT_MAX` lines that start within its first `SCOPE_UNIT_MAX`
+    lines, in line order; none when no unit is that long."""
 
 
 class Choice(NamedTuple):
@@ -70,8 +74,12 @@ def choose(around: Around, line: int, context: int, last_line: int | None) -> Ch
     for unit in around.units:
         if wanted <= unit.lines <= SCOPE_UNIT_MAX:
             return Choice(unit, ((unit.start, unit.end),))
-    for unit in around.units:
+    for index, unit in enumerate(around.units):
         if unit.lines > SCOPE_UNIT_MAX:
+            # A decorated definition ends where its definition does: its decorators too.
+            whole = next((u for u in around.units[index + 1 :] if u.end == unit.end), unit)
+            if beginning := _beginning(whole, line, around.statements):
+                return Choice(whole, (beginning,))
             near = range(
                 max(unit.start, line - SCOPE_AROUND), min(unit.end, line + SCOPE_AROUND) + 1
             )
@@ -83,6 +91,22 @@ def choose(around: Around, line: int, context: int, last_line: int | None) -> Ch
     unit = around.units[-1]
     start, end = merge_windows([line], context, context, last=last_line)[0]
     return Choice(unit, ((min(start, unit.start), max(end, unit.end)),))
+
+
+def _beginning(
+    unit: Unit, line: int, statements: tuple[tuple[int, int], ...]
+) -> tuple[int, int] | None:
+    """A long unit asked about on its header (its first line, or before its body's first
+    statement: a decorator, a signature over several lines): its first lines, at most
+    `SCOPE_UNIT_MAX`, cut after the last statement that ends within them (issue 40: the
+    agent paged a 88-line function twice). None: `line` is in the body."""
+    inside = [(a, b) for a, b in statements if unit.start <= a and b <= unit.end]
+    body = min((a for a, _ in inside if a > unit.start), default=None)
+    if line != unit.start and (body is None or line >= body):
+        return None
+    limit = unit.start + SCOPE_UNIT_MAX - 1
+    ends = [b for _, b in inside if line <= b <= limit]
+    return unit.start, max(ends, default=limit)
 
 
 def folded(folds: tuple[Fold, ...], pieces: list[tuple[int, int]], keep: set[int]) -> list[Fold]:

@@ -36,6 +36,7 @@ def render_show(report: ShowReport, spelling: Spelling) -> str:
         rows = [(u.kind, f"{u.start}-{u.end}") for u in report.units]
         lines += table("units", ("kind", "lines"), rows)
     lines += snippet_lines(report.snippets, gaps=gap_lines(report))
+    lines += rest_lines(report)
     lines += folded_lines(report, spelling)
     lines += text_notice_lines(report.notices, spelling)
     lines += next_lines(report.next_step, spelling, stopped=report.refused)
@@ -51,6 +52,18 @@ def folded_lines(report: ShowReport, spelling: Spelling) -> list[str]:
         what = f"{n} match{'es' if n != 1 else ''} in {visible_line(region.what)}"
         out.append(f"~ {region.start}-{region.end}: {what} ({shows} shows them)")
     return out
+
+
+def rest_lines(report: ShowReport) -> list[str]:
+    """A unit whose beginning was printed (D51 on a long unit's header, issue 40): 1 line
+    for the rest of it, how many lines and which, its last line the unit's last."""
+    if not report.snippets:
+        return []
+    last = report.snippets[-1].lines[-1].number
+    unit = next((u for u in report.units if u.start <= last < u.end), None)
+    if unit is None:
+        return []
+    return [f"-- {unit.end - last} more lines of the unit ({last + 1}-{unit.end}) --"]
 
 
 def gap_lines(report: ShowReport) -> list[str]:

@@ -297,6 +297,13 @@ def _first_branch(node: Node, row: int, branches: frozenset[str]) -> Unit | None
 def units_of(
     root: Node, grammar: Grammar, data: bytes, target: int, budget: Budget
 ) -> tuple[Unit, ...]:
+    """The units that hold byte `target`, innermost first (`units_and_statements`)."""
+    return units_and_statements(root, grammar, data, target, budget)[0]
+
+
+def units_and_statements(
+    root: Node, grammar: Grammar, data: bytes, target: int, budget: Budget
+) -> tuple[tuple[Unit, ...], tuple[tuple[int, int], ...]]:
     """The units that hold byte `target`, innermost first: each node around it that the
     language's table names, or that is a statement of a body; a node that holds a parse
     error is none. Nested units with the same lines are one (the outer kind kept: an
@@ -304,12 +311,17 @@ def units_of(
 
     The nodes around the target are the path down from the root (`path_to`), never
     `Node.parent`: tree-sitter finds a parent by descending from the root again, so
-    climbing would cost depth² (issue 39's class). Past `budget`, `OverBudgetError`."""
+    climbing would cost depth² (issue 39's class). Past `budget`, `OverBudgetError`.
+
+    And the statements inside the innermost unit longer than `SCOPE_UNIT_MAX` lines that
+    start within its first `SCOPE_UNIT_MAX` lines (`statements_in`): where its beginning
+    may be cut, and where its body begins (issue 40)."""
     units = UNITS[grammar.module]
     branches = _branches(units)
     row = data.count(b"\n", 0, target)
     path = path_to(root, target, budget)
     found: list[Unit] = []
+    long: Node | None = None
     for index in range(len(path) - 1, -1, -1):
         budget.spend()
         node, parent = path[index], path[index - 1] if index else root
@@ -318,11 +330,38 @@ def units_of(
             if kind in ("if", "try") and (first := _first_branch(node, row, branches)):
                 found.append(first)
             unit = _unit(node, kind)
+            if long is None and unit.lines > SCOPE_UNIT_MAX:
+                long = node
             if found and (found[-1].start, found[-1].end) == (unit.start, unit.end):
                 found[-1] = unit if found[-1].kind == "statement" else found[-1]
             else:
                 found.append(unit)
-    return tuple(found)
+    if long is None:
+        return tuple(found), ()
+    last_row = long.start_point[0] + SCOPE_UNIT_MAX - 1
+    return tuple(found), statements_in(long, units, last_row, budget)
+
+
+def statements_in(
+    node: Node, units: Units, last_row: int, budget: Budget
+) -> tuple[tuple[int, int], ...]:
+    """The statements (named children of a body, at any depth, comments not) inside
+    `node` that start by `last_row` (0-based), as 1-based line ranges in line order. Only
+    nodes that start by `last_row` are visited, each counted against `budget`."""
+    out: list[tuple[int, int]] = []
+    stack = [node]
+    while stack:
+        parent = stack.pop()
+        body = parent.type in units.bodies
+        for child in parent.children:
+            budget.spend()
+            if child.start_point[0] > last_row:
+                break
+            if body and child.is_named and child.type not in units.comments:
+                first, last = _rows(child)
+                out.append((first + 1, last + 1))
+            stack.append(child)
+    return tuple(sorted(out))
 
 
 def folds_near(
@@ -423,12 +462,14 @@ def around_lines(
             out[line] = "uncertain"
             continue
         try:
-            units = units_of(tree.root_node, grammar, data, target, verdicts.budget)
+            units, statements = units_and_statements(
+                tree.root_node, grammar, data, target, verdicts.budget
+            )
         except OverBudgetError:
             out[line] = "uncertain"
             continue
         folds = folds_near(tree.root_node, grammar, data, starts, line - 1, deadline=deadline)
-        out[line] = Around(units, folds)
+        out[line] = Around(units, folds, statements)
     return out
 
 
