@@ -105,20 +105,53 @@ def test_an_ignore_file_linked_out_of_the_roots_is_refused(tmp_path: Path) -> No
     )
 
 
+def test_an_ignore_link_out_of_the_roots_is_refused_wherever_it_points(tmp_path: Path) -> None:
+    """Refused before its target exists too: no file outside the roots decides whether
+    a call is answered."""
+    root = tmp_path / "p" / "root"
+    root.mkdir(parents=True)
+    (root / "a.txt").write_text("needle\n")
+    (root / "sub").mkdir()
+    (root / "sub" / ".ignore").symlink_to("../../out/missing")
+    assert "sub/.ignore is an ignore file whose target lies outside the roots" in _scout(root)
+
+
+def test_a_fifo_above_the_root_is_never_opened_by_a_call(tmp_path: Path) -> None:
+    """Under a call neither rg nor asrch opens an ignore file above the root: a FIFO
+    there (which would hang rg) changes nothing."""
+    root = tmp_path / "p" / "root"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("needle\n")
+    (root / "sub" / "b.txt").write_text("needle\n")
+    before = (_scout(root), _scout(root, "sub"))
+    for name in (".ignore", ".gitignore"):
+        os.mkfifo(tmp_path / "p" / name)
+    assert (_scout(root), _scout(root, "sub")) == before
+    assert "matches: 2\n" in before[0]
+
+
+def test_the_command_line_reads_ignore_files_above_its_path_as_rg_does(tmp_path: Path) -> None:
+    """The command line keeps rg's rules (docs/reliability.md): in a subdirectory of a
+    project, the project's ignore files apply, as they do to `rg` run there."""
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / ".gitignore").write_text("b.txt\n")
+    for name in ("a.txt", "b.txt"):
+        (project / "src" / name).write_text("needle\n")
+    run = asrch("scout", "needle", cwd=project / "src")
+    check_invariants(run, frozenset({0}))
+    assert field(run.out, "matches") == "1"
+
+
 _OUTSIDE = st.fixed_dictionaries(
     {},
     optional={
         name: st.lists(st.sampled_from(["*.txt", "b.txt", "!a.txt", "*", "sub/", "/c.txt"]))
-        for name in (".gitignore", ".ignore", ".rgignore")
+        for name in (".gitignore", ".ignore", ".rgignore", ".git/info/exclude")
     },
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rg reads and applies the ignore files above a root (issue 39, item 4: open; "
-    "docs/reliability.md)",
-)
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -130,7 +163,8 @@ def test_mcp_answers_never_change_with_files_outside_the_root(
     path: str,
 ) -> None:
     """The ignore files of the directories above the root (its parent, or 2 levels up),
-    whatever they say, should change no count, of the root or of a directory in it."""
+    whatever they say, change no count, of the root or of a directory in it (rg 14.1
+    read them, and with `--no-ignore-parent` lost the root's own rules below it)."""
     base = tmp_path_factory.mktemp("outside")
     root = base / "p" / "root"
     (root / "sub").mkdir(parents=True)
@@ -140,5 +174,6 @@ def test_mcp_answers_never_change_with_files_outside_the_root(
     before = _scout(root, path)
     holder = base if above else base / "p"
     for name, lines in outside.items():
+        (holder / name).parent.mkdir(parents=True, exist_ok=True)
         (holder / name).write_text("".join(line + "\n" for line in lines))
     assert _scout(root, path) == before

@@ -1,8 +1,11 @@
-"""An MCP call's walk of a pinned directory: rg starts in the pinned directory itself and
-is handed `.` (`Launch.walking`), not `/proc/PID/fd/N`, which procfs resolves for every
-file rg opens (1.12x rg's CPU on the stdlib, issue 34). The counts, the paths spelled
-back, the filters, the binary files and the unreadable ones are those of the same
-search by name; an `ASRCH_RG` stand-in records where each rg ran and what it was handed.
+"""An MCP call's walk of a pinned directory (`Launch.walking`): of the root, rg starts
+in the pinned directory itself and is handed `.`, not `/proc/PID/fd/N`, which procfs
+resolves for every file rg opens (1.12x rg's CPU on the stdlib, issue 34); below the
+root, rg starts in a directory of asrch's own and is handed the path from the root, its
+last component a link to the pinned object (issue 39, item 4: the root's ignore rules
+are rebased to that path). The counts, the paths spelled back, the filters, the binary
+files and the unreadable ones are those of the same search by name; a recording
+transport keeps where each rg ran and what its operand was then.
 """
 
 import os
@@ -41,7 +44,9 @@ def _recording() -> tuple[MockRg, list[Request]]:
     runs: list[Request] = []
 
     def run(request: Request) -> Reply:
-        runs.append(request._replace(cwd=os.path.realpath(request.cwd or ".")))
+        # Where the operand led as rg ran: the farm below a root is gone afterwards.
+        led = os.path.realpath(os.path.join(request.cwd or ".", request.argv[-1]))
+        runs.append(request._replace(cwd=led))
         return recorded(request)
 
     return MockRg(run), runs
@@ -72,10 +77,11 @@ def test_a_pinned_walk_runs_in_the_directory_and_counts_as_by_name(
         held.close()
     walked = (root / target).resolve()
     assert runs
+    spelled = "." if target == "." else target.rstrip("/")
     for request in runs:
         assert request.cwd is not None and os.path.samefile(request.cwd, walked)
-        assert not any("/proc/" in word for word in request.argv)
-        assert request.argv[-2:] in (("--", "."), ("--", "./"))
+        assert not any("/proc/" in word for word in request.argv if not word.startswith("--"))
+        assert request.argv[-2:] in (("--", spelled), ("--", spelled + "/"))
 
 
 def test_a_pinned_survey_walks_in_the_directory(tmp_path: Path) -> None:
@@ -90,6 +96,6 @@ def test_a_pinned_survey_walks_in_the_directory(tmp_path: Path) -> None:
     finally:
         held.close()
     assert got == RipgrepSearcher(cwd=str(root)).count_terms(queries, "d", cap=CAP)
-    walks = [r for r in runs if r.argv[-2:] == ("--", ".")]
+    walks = [r for r in runs if r.argv[-2:] == ("--", "d")]
     assert walks, runs
     assert all(r.cwd is not None and os.path.samefile(r.cwd, root / "d") for r in walks)

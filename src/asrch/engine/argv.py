@@ -51,19 +51,39 @@ PATTERN_ARG_MAX = 100_000
 
 
 class PatternFile(str):
-    """`--file=…` for one rg run: the argument says what the file holds (`data`), and
-    the run that starts rg writes it into a file of its own, unnamed where the system
-    allows, closed once that rg is reaped (`engine/process.py`). No file is shared
-    between runs, threads or calls, none is visible half written, and none outlives
-    its run (issue 39, item 6: a shared, content-named file raced between two writers
-    of the same term and the exit's clean-up)."""
+    """`--file=…` (or another `option` naming a file rg reads) for one rg run: the
+    argument says what the file holds (`data`), and the run that starts rg writes it
+    into a file of its own, unnamed where the system allows, closed once that rg is
+    reaped (`engine/process.py`). No file is shared between runs, threads or calls, none
+    is visible half written, and none outlives its run (issue 39, item 6: a shared,
+    content-named file raced between two writers of the same term and the exit's
+    clean-up)."""
 
     data: bytes
+    option: str
 
-    def __new__(cls, data: bytes) -> "PatternFile":
-        arg = super().__new__(cls, f"--file=<{len(data)}-byte pattern>")
+    def __new__(cls, data: bytes, option: str = "--file") -> "PatternFile":
+        what = "pattern" if option == "--file" else "file"
+        arg = super().__new__(cls, f"{option}=<{len(data)}-byte {what}>")
         arg.data = data
+        arg.option = option
         return arg
+
+
+PINNED_FLAGS = ("--no-ignore-vcs", "--no-ignore-dot", "--no-ignore-parent")
+"""An MCP call's walk (`engine.ignore_files.pinned_rules`): rg discovers no ignore file
+(`.gitignore`, `info/exclude` and git's own with `--no-ignore-vcs`; `.ignore` and
+`.rgignore` with `--no-ignore-dot`) and reads none above its operand; it is handed the
+rules asrch read and checked as one `--ignore-file`."""
+
+
+def with_walk_rules(argv: list[str], rules: bytes | None) -> list[str]:
+    """`argv` for a pinned walk whose ignore rules are `rules` (None: `argv` itself,
+    rg finding its ignore files itself): every transport starts rg with this."""
+    if rules is None:
+        return argv
+    flags = [*PINNED_FLAGS, *([PatternFile(rules, "--ignore-file")] if rules else [])]
+    return [argv[0], *flags, *argv[1:]]
 
 
 def pattern_arg(pattern: str) -> str:

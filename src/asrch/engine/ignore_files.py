@@ -1,26 +1,44 @@
-"""The ignore files rg would open for a walk, checked before rg starts (issue 39, item 3).
+"""The ignore files of a walk: checked before rg starts (issue 39, item 3), and, for an
+MCP call, read here and handed to rg as one file (item 4).
 
 rg opens every `.gitignore`, `.ignore` and `.rgignore` of the directories it walks and of
 the directories above its operand, and `.git/info/exclude` where a `.git` directory is,
 and reads each to its end without looking at what it is: a FIFO blocks it forever, a
 symlink to `/dev/zero` makes it read without end. So before a walk asrch looks at each
 one rg could open (`os.stat`, which opens nothing) and refuses the search, naming the
-file, when one is not a regular file, or, for an MCP call, when one under a root is a
-symlink whose target lies outside the roots (item 4). The ignore files of the
-directories above a root are not confined here: rg reads and applies them
-(docs/reliability.md says why).
+file, when one is not a regular file (`check_ignore_files`, the command line).
+
+An MCP server reads nothing outside its roots, ignore files included. rg 14.1 cannot be
+told so: it reads the ignore files of every directory above its operand while any VCS
+rule is on (`--no-ignore-parent` only stops it applying them), and that flag, which
+counts every directory above the operand, also drops the root's own files when a call
+searches a directory below the root. So under a call rg discovers no ignore file at all
+(`PINNED_FLAGS`) and is handed one (`--ignore-file`, an unnamed file of the run's own)
+that `pinned_rules` writes from the ignore files of the root, of each directory from
+the root down to the searched one, and of the searched tree, each checked here (a
+regular file, under the roots, not through a symlink leading out of them; anything else
+refuses the call), each rule rebased to the path rg prints (`_rebase`). rg reads an
+`--ignore-file` as one `.gitignore` matched against the printed path, the last matching
+rule deciding; rg's own order between files (a deeper directory's rule over a
+shallower one's, `.rgignore` over `.ignore` over `.gitignore` over `info/exclude`) is
+the order of the rules in that file. The walk rg then makes is the walk it makes of the
+root alone, with no ignore file above it (`tests/engine/test_pinned_ignores.py` holds
+the two to each other on random trees).
 
 What is looked at: the target and every directory below it but the default exclusions
 and hidden directories (rg walks neither, unless a project's ignore file re-includes a
-hidden one: then a FIFO in it is not seen here), symlinks to directories not followed
-(rg follows none, D21); and every directory above the target up to `/`. Between this
-look and rg's open, a file can still be swapped for a FIFO: that window is rg's own
-(docs/reliability.md).
+hidden one: for a call, hidden directories are read too once any rule re-includes
+something), symlinks to directories not followed (rg follows none, D21); for the
+command line every directory above the target up to `/`, for a call the directories
+from its root down. Between this look and the read (rg's, or asrch's for a call), a
+file can still be swapped: that window is rg's own (docs/reliability.md).
 """
 
 import os
+import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
 
 from asrch.domain.errors import InputError
 from asrch.domain.exclusions import EXCLUDED_DIRS
@@ -29,6 +47,15 @@ from asrch.domain.text_safety import quote
 NAMES = (".gitignore", ".ignore", ".rgignore")
 _EXCLUDE = os.path.join(".git", "info", "exclude")
 _SKIPPED = frozenset(EXCLUDED_DIRS)
+
+PINNED_FLAGS = ("--no-ignore-vcs", "--no-ignore-dot", "--no-ignore-parent")
+"""rg discovers no ignore file (`.gitignore`, `info/exclude` and the git configuration's
+with `--no-ignore-vcs`; `.ignore` and `.rgignore` with `--no-ignore-dot`) and reads none
+above its operand: under a call it gets the rules as one `--ignore-file`."""
+
+# By precedence, lowest first: rg takes `.rgignore` over `.ignore` over `.gitignore`
+# over `.git/info/exclude`, whatever directory each is in.
+_BY_PRECEDENCE = (_EXCLUDE, ".gitignore", ".ignore", ".rgignore")
 
 _KINDS = (
     (stat.S_ISFIFO, "a FIFO"),
@@ -43,49 +70,67 @@ def _kind(mode: int) -> str:
     return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
 
 
-def check_ignore_files(
-    here: str, shown: str, *, inside: Callable[[str], bool] | None = None
-) -> None:
+def check_ignore_files(here: str, shown: str) -> None:
     """Refuse (`InputError`) a walk of the directory `here` (as this process opens it;
     `shown`: as the user spelled it) if rg would open an ignore file that is not a
-    regular file, or, with `inside` (whether a real path lies under the roots), one
-    under the roots that is a symlink leading out of them."""
-    real = os.path.realpath(here)
-    parent = os.path.dirname(real)
+    regular file: in the tree, or in a directory above it (the command line's walk, in
+    which rg finds its ignore files itself)."""
+    parent = os.path.dirname(os.path.realpath(here))
     while True:
-        within = inside is not None and inside(parent)
         for name in (*NAMES, _EXCLUDE):
             path = os.path.join(parent, name)
-            _check(path, path, inside if within else None)
+            _check(path, path, None)
         if parent == os.path.dirname(parent):
             break
         parent = os.path.dirname(parent)
-    pending = [(here, shown)]
+    for directory, spelled, _, entries in _tree(here, shown, hidden=False):
+        for entry in entries:
+            name = entry.name
+            if name in NAMES or name == ".git":
+                path = name if spelled == "." else os.path.join(spelled, name)
+                if name == ".git":
+                    _check(os.path.join(directory, _EXCLUDE), path + "/info/exclude", None)
+                else:
+                    _check(entry.path, path, None)
+
+
+def _tree(
+    here: str, shown: str, *, hidden: bool, prefix: str = ""
+) -> Iterator[tuple[str, str, str, list[os.DirEntry[str]]]]:
+    """Each directory a walk of `here` may reach, each before those below it: its path,
+    its spelling, its glob prefix (below `prefix`) and its entries; hidden directories
+    only with `hidden`."""
+    pending = [(here, shown, prefix)]
     while pending:
-        directory, spelled = pending.pop()
+        directory, spelled, glob = pending.pop()
         try:
             entries = list(os.scandir(directory))
         except OSError:
             continue  # rg says it cannot read it, and counts it skipped
+        yield directory, spelled, glob, entries
         for entry in entries:
             name = entry.name
-            path = name if spelled == "." else os.path.join(spelled, name)
-            if name in NAMES:
-                _check(entry.path, path, inside)
-            elif name == ".git":
-                _check(os.path.join(entry.path, "info", "exclude"), path + "/info/exclude", inside)
-            elif not name.startswith(".") and name not in _SKIPPED:
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        pending.append((entry.path, path))
-                except OSError:
+            if name in _SKIPPED or (name.startswith(".") and not hidden):
+                continue
+            try:
+                if not entry.is_dir(follow_symlinks=False):
                     continue
+            except OSError:
+                continue
+            path = name if spelled == "." else os.path.join(spelled, name)
+            child = glob_name(name, entries)
+            pending.append((entry.path, path, f"{glob}/{child}" if glob else child))
 
 
 def _check(path: str, shown: str, inside: Callable[[str], bool] | None) -> bool:
     """Whether an ignore file is at `path` (one rg cannot open is no file to it);
     refused if it is one rg must not open: not a regular file, or (`inside`: the file
-    lies under the roots) a symlink out of them."""
+    lies under the roots) a symlink out of them, wherever it points."""
+    if inside is not None and os.path.islink(path) and not inside(os.path.realpath(path)):
+        raise InputError(
+            f"{quote(shown)} is an ignore file whose target lies outside the roots; "
+            "the server reads nothing there"
+        )
     try:
         mode = os.stat(path).st_mode
     except OSError:
@@ -95,9 +140,185 @@ def _check(path: str, shown: str, inside: Callable[[str], bool] | None) -> bool:
             f"{quote(shown)} is {_kind(mode)}, not a regular file: rg would read it as an "
             "ignore file and never finish; remove it or search a directory without it"
         )
-    if inside is not None and os.path.islink(path) and not inside(os.path.realpath(path)):
-        raise InputError(
-            f"{quote(shown)} is an ignore file whose target lies outside the roots; "
-            "the server reads nothing there"
-        )
     return True
+
+
+# Pinned walks: the rules of a call's ignore files, rebased.
+
+_GLOB_META = frozenset("\\*?[]{}")
+# Rust's `char::is_whitespace` (what rg trims from a rule's end): Python's `str.isspace`
+# also takes U+001C-U+001F.
+_RUST_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def _odd(char: str) -> bool:
+    """A byte that is not UTF-8, as `surrogateescape` decoded it."""
+    return "\udc80" <= char <= "\udcff"
+
+
+def glob_name(name: str, siblings: Sequence[os.DirEntry[str]] = ()) -> str:
+    """One path component as a glob matching exactly it: metacharacters escaped; a byte
+    that is not UTF-8 (an ignore file is UTF-8 text) as `?`, which matches one byte in
+    rg's globs. Such a name must not match a sibling's: where it does, a NUL (which no
+    glob holds) marks the prefix as one no rule may use (`pinned_rules` refuses)."""
+    glob = "".join(
+        "?" if _odd(char) else ("\\" + char if char in _GLOB_META else char) for char in name
+    )
+    if not any(_odd(char) for char in name):
+        return glob
+    pattern = re.compile(
+        b"".join(b"." if _odd(c) else re.escape(os.fsencode(c)) for c in name), re.DOTALL
+    )
+    if any(e.name != name and pattern.fullmatch(os.fsencode(e.name)) for e in siblings):
+        return "\0" + glob
+    return glob
+
+
+def _rebase(line: str, prefix: str) -> str | None:
+    """One line of an ignore file read at the directory `prefix` (a glob, "" for the
+    walk's working directory), as a line rg reads the same way from the working
+    directory: what `ignore::gitignore::GitignoreBuilder::add_line` (rg 14.1) makes of
+    it, anchored under `prefix`. None for a line that matches no path rg prints."""
+    if line.startswith("#"):
+        return None
+    if not line.endswith("\\ "):
+        line = line.rstrip(_RUST_SPACE)
+    if not line:
+        return None
+    whitelist = absolute = False
+    if line.startswith(("\\!", "\\#")):
+        line = line[1:]
+    else:
+        if line.startswith("!"):
+            whitelist = True
+            line = line[1:]
+        if line.startswith("/"):
+            line = line[1:]
+            absolute = True
+    only_dir = False
+    if line.endswith("/"):
+        only_dir = True
+        line = line[:-1]
+        if line.endswith("\\"):
+            line = line[:-1]
+    actual = line
+    if not absolute and "/" not in line and not (actual.startswith("**/") or actual == "**"):
+        actual = "**/" + actual
+    if actual.endswith("/**"):
+        actual += "/*"
+    if actual == "**/":
+        actual = "**"  # what rg's glob `**/` (a rule `!` alone) matches: every path
+    elif actual == "" or actual.endswith("/"):
+        return None  # matches only a path ending in `/` (`x//`): none rg prints
+    # Read back, `/PREFIX/ACTUAL` is anchored and taken whole; a directory-only rule's
+    # `/` comes off again, and with it one `\` before it (rg's rule), so a glob that
+    # ends in `\` keeps it behind a second one.
+    tail = ("\\/" if actual.endswith("\\") else "/") if only_dir else ""
+    return ("!" if whitelist else "") + "/" + (prefix + "/" if prefix else "") + actual + tail
+
+
+def _rules(text: bytes, prefix: str) -> Iterator[str]:
+    """The rules of one ignore file as rg reads them, rebased under `prefix`."""
+    for line in _lines(text):
+        rebased = _rebase(line, prefix)
+        if rebased is not None:
+            yield rebased
+
+
+def _lines(text: bytes) -> Iterator[str]:
+    lines = text.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for raw in lines:
+        try:
+            yield (raw[:-1] if raw.endswith(b"\r") else raw).decode("utf-8")
+        except UnicodeDecodeError:
+            return
+
+
+def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
+    """An ignore file's bytes (None: there is none), checked first (`_check`) and read
+    without blocking."""
+    if not _check(path, shown, inside):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError:
+        return None  # rg could not read it either: no rules
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the look
+            _check(path, shown, inside)
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+class Above(NamedTuple):
+    """A directory from the root down to the searched one (exclusive)."""
+
+    path: str
+    shown: str
+    prefix: str
+
+
+def pinned_rules(
+    above: Sequence[Above],
+    here: str,
+    shown: str,
+    prefix: str,
+    inside: Callable[[str], bool],
+) -> bytes:
+    """The ignore file that stands for every ignore file of a call's walk of `here`
+    (spelled `shown`, printed by rg under the glob `prefix`): those of the directories
+    `above` it from the root and of its tree, checked (`_check`), in rg's order."""
+    found: dict[str, list[str]] = {kind: [] for kind in _BY_PRECEDENCE}
+
+    def take(directory: str, spelled: str, glob: str) -> None:
+        for kind in _BY_PRECEDENCE:
+            name = "." if spelled == "." else spelled
+            text = _read(
+                os.path.join(directory, kind),
+                kind if name == "." else os.path.join(name, kind),
+                inside,
+            )
+            if text is None:
+                continue
+            rules = list(_rules(text, glob))
+            if rules and "\0" in glob:
+                raise InputError(
+                    f"{quote(spelled)} holds ignore rules, and a directory name on its path "
+                    "is not UTF-8 and reads like a sibling's; rename it"
+                )
+            found[kind].extend(rules)
+
+    for step in above:
+        take(step.path, step.shown, step.prefix)
+    hidden: list[tuple[str, str, str]] = []
+    for directory, spelled, glob, entries in _tree(here, shown, hidden=False, prefix=prefix):
+        take(directory, spelled, glob)
+        for entry in entries:
+            if entry.name.startswith(".") and entry.name not in _SKIPPED:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        name = entry.name
+                        path = name if spelled == "." else os.path.join(spelled, name)
+                        child = glob_name(name, entries)
+                        hidden.append((entry.path, path, f"{glob}/{child}" if glob else child))
+                except OSError:
+                    continue
+    # rg walks a hidden directory only where a rule re-includes it: then its ignore
+    # files are read too.
+    if any(rule.startswith("!") for rules in found.values() for rule in rules):
+        for top in hidden:
+            for directory, spelled, glob, _ in _tree(*top[:2], hidden=True, prefix=top[2]):
+                take(directory, spelled, glob)
+    return "".join(rule + "\n" for kind in _BY_PRECEDENCE for rule in found[kind]).encode()

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, NamedTuple
 
+from asrch.engine.argv import with_walk_rules
 from asrch.engine.transport import CHUNK, Ended
 
 if TYPE_CHECKING:
@@ -62,6 +63,8 @@ class MockRg:
         pipe_size: int = 0,
     ) -> "MockCall":
         del stream, pipe_size  # one way to hand over bytes held in memory
+        # As the real transport starts rg: a pinned walk's ignore rules are its argv's.
+        argv = with_walk_rules(argv, getattr(launch, "rules", None))
         return MockCall(self, argv, launch.cwd, fed=stdin)
 
     def answer(self, request: Request) -> Reply:

@@ -18,6 +18,14 @@ paths with no symlink and no `..` left in them, so a component that will not ope
 without following one has been swapped: the path then reads as missing or unreadable
 (`failure`), never as what it now points at.
 
+A walk of a pinned directory (`walk`) hands rg the ignore rules this process read from
+the root down (`engine.ignore_files.pinned_rules`), rebased to the paths rg prints: of
+the root, rg prints them from the pinned root it starts in; below it, rg starts in a
+private directory of this process holding the path from the root to the searched
+directory, its last component a link to the pinned object, so that rg prints `sub/x/a`
+for a search of `sub/x` and a root's rule `sub/x/a` means what it says. The rules rg
+gets apply exactly as rg would apply the root's ignore files to a walk of the root.
+
 Not pinned: what rg itself opens while walking a pinned directory (it never follows a
 symlink it meets there, D21; a directory swapped for one while rg is between its
 `readdir` and its `opendir` is rg's own window, docs/reliability.md).
@@ -29,6 +37,7 @@ import os
 import stat
 import threading
 from collections.abc import Sequence
+from typing import NamedTuple
 
 _BASE = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC if hasattr(os, "O_PATH") else 0
 
@@ -43,6 +52,15 @@ def _proc(fd: int) -> str:
 
 _ABSENT = f"/proc/{os.getpid()}/fd/-1"
 """A path that cannot exist: handed on for a path that could not be pinned."""
+
+
+class PinnedWalk(NamedTuple):
+    """How rg walks a pinned directory: where it starts, what it is handed, and the
+    ignore rules it gets (`engine.ignore_files.pinned_rules`)."""
+
+    cwd: str
+    operand: str
+    rules: bytes
 
 
 class Pins:
@@ -64,6 +82,9 @@ class Pins:
             raise
         self._failed: dict[str, OSError] = {}
         self._lock = threading.Lock()
+        self._walks: dict[str, PinnedWalk | None] = {}
+        self._farms: list[tuple[str, list[str]]] = []
+        self._walk_lock = threading.Lock()
 
     def here(self, path: str) -> str:
         """What to open (or hand rg) for `path`: its pinned object's /proc path."""
@@ -91,6 +112,73 @@ class Pins:
             real == root or real.startswith(root.rstrip("/") + "/") for root, _ in self._roots
         )
 
+    def walk(self, path: str) -> PinnedWalk | None:
+        """How rg walks the directory `path` (None: it is no pinned directory), its
+        ignore files checked and read once a call (`InputError` names one that may not
+        be read)."""
+        with self._walk_lock:
+            if path in self._walks:
+                return self._walks[path]
+            pinned = self.here(path)
+            walk = self._walk(path, pinned) if os.path.isdir(pinned) else None
+            self._walks[path] = walk
+            return walk
+
+    def _walk(self, path: str, pinned: str) -> PinnedWalk | None:
+        from asrch.engine.ignore_files import (  # noqa: PLC0415 (a call's walk only)
+            Above,
+            glob_name,
+            pinned_rules,
+        )
+
+        rooted = self._rooted(path)
+        if rooted is None:
+            return None
+        root, parts = rooted
+        relative = not path.startswith("/")
+        above: list[Above] = []
+        for depth in range(len(parts)):
+            spelled = "/".join(parts[:depth])
+            if not relative:
+                spelled = root.rstrip("/") + ("/" + spelled if spelled else "")
+            prefix = "/".join(glob_name(part) for part in parts[:depth])
+            above.append(Above(self.here(spelled or "."), spelled or ".", prefix))
+        prefix = "/".join(glob_name(part) for part in parts)
+        rules = pinned_rules(above, pinned, path, prefix, self.inside)
+        slashes = "/" * (len(path) - len(path.rstrip("/")))
+        if not parts:
+            return PinnedWalk(pinned.rstrip("/") or "/", "." + slashes, rules)
+        import tempfile  # noqa: PLC0415 (only for a call's walk below its root)
+
+        farm = tempfile.mkdtemp(prefix="asrch-walk-")
+        self._farms.append((farm, parts))
+        directory = farm
+        for part in parts[:-1]:
+            directory = os.path.join(directory, part)
+            os.mkdir(directory, 0o700)
+        os.symlink(pinned.rstrip("/"), os.path.join(directory, parts[-1]))
+        return PinnedWalk(farm, "/".join(parts) + slashes, rules)
+
+    def _rooted(self, path: str) -> tuple[str, list[str]] | None:
+        """The root `path` lies under (real path) and its components below it."""
+        if not path.startswith("/"):
+            if not self._roots or self._roots[0][0] != self._first:
+                return None
+            root, rest = self._first, path
+        else:
+            found = next(
+                (
+                    real
+                    for real, _ in self._roots
+                    if path == real or path.startswith(real.rstrip("/") + "/")
+                ),
+                None,
+            )
+            if found is None:
+                return None
+            root, rest = found, path[len(found) :]
+        return root, [part for part in rest.split("/") if part not in ("", ".")]
+
     def close(self) -> None:
         with self._lock:
             held = [*self._held.values(), *(fd for _, fd in self._roots)]
@@ -98,6 +186,10 @@ class Pins:
             self._roots.clear()
         for fd in held:
             os.close(fd)
+        with self._walk_lock:
+            farms, self._farms = self._farms, []
+        for farm, parts in farms:
+            _remove_farm(farm, parts)
 
     def _open(self, path: str) -> int:
         """Open `path` from the nearest pinned path above it, or from its root."""
@@ -149,3 +241,13 @@ def _open_at(base: int, parts: list[str]) -> int:
         if fd != base:
             os.close(fd)
     return last
+
+
+def _remove_farm(farm: str, parts: list[str]) -> None:
+    """Remove what `Pins._walk` made: the link, the directories above it, the farm."""
+    path = os.path.join(farm, *parts)
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    for depth in range(len(parts) - 1, -1, -1):
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.join(farm, *parts[:depth]))

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple
 
 from asrch.domain.errors import EngineError
 from asrch.domain.text_safety import quote
-from asrch.engine.argv import PatternFile
+from asrch.engine.argv import PatternFile, with_walk_rules
 from asrch.engine.transport import CHUNK, Ended, Site
 
 if TYPE_CHECKING:
@@ -294,7 +294,12 @@ class Launch(NamedTuple):
     pins: "Pins | None" = None
     """An MCP call's: every path read is the object pinned for it (`engine.pins`)."""
     inside: str | None = None
-    """The pinned directory (by the path as given) that rg starts in (`walking`)."""
+    """The pinned directory (by the path as given) that rg walks (`walking`)."""
+    walked: str = "."
+    """What rg is handed for `inside` (`engine.pins.PinnedWalk`)."""
+    rules: bytes | None = None
+    """A pinned walk's ignore rules, handed to rg as its only ignore file (None: rg
+    finds its ignore files itself, as on the command line)."""
     transport: "Transport" = PROCESSES
     """What starts rg (`engine.transport`): the real processes, or a fake in tests."""
 
@@ -308,7 +313,7 @@ class Launch(NamedTuple):
         """`path` as rg, started in `cwd`, is handed it: itself, its pinned object, or
         `.` for the pinned directory rg starts in (with the path's own trailing `/`)."""
         if self.inside is not None and path == self.inside:
-            return "." + "/" * (len(path) - len(path.rstrip("/")))
+            return self.walked
         return path if self.pins is None else self.pins.here(path)
 
     def walking(self, path: str) -> "Launch":
@@ -317,14 +322,15 @@ class Launch(NamedTuple):
         and is handed `.`. Handed `/proc/PID/fd/N`, rg opens every file by a path that
         procfs resolves first (the pid, `fd`, the descriptor's link): 1.12x rg's CPU on
         the stdlib, against 0.96x in the directory (docs/performance.md, issue 34).
-        What rg reads is the same pinned object either way; rg reads the ignore files
-        above it by name either way (it canonicalizes its operand)."""
+        Below the root, rg starts in a directory of links that spells the path from the
+        root to the pinned one (`engine.pins.PinnedWalk`), and reads no ignore file but
+        the one asrch hands it (issue 39, item 4)."""
         if self.pins is None or self.inside is not None:
             return self
-        pinned = self.pins.here(path)
-        if not os.path.isdir(pinned):
+        walk = self.pins.walk(path)
+        if walk is None:
             return self
-        return self._replace(cwd=pinned.rstrip("/") or "/", inside=path)
+        return self._replace(cwd=walk.cwd, inside=path, walked=walk.operand, rules=walk.rules)
 
     def stop_all(self) -> None:
         """Kill every rg child still running that this launch answers for (a sibling
@@ -408,6 +414,7 @@ def _start(
     die_with_parent: bool = True,
 ) -> "subprocess.Popen[bytes]":
     global _main_starting  # noqa: PLW0603 (read by the signal handler, like _stopping)
+    argv = with_walk_rules(argv, launch.rules)
     files, argv = _write_pattern_files(argv)
     main = threading.current_thread() is threading.main_thread()
     if main:
@@ -474,7 +481,7 @@ def _write_pattern_files(argv: list[str]) -> tuple[list[IO[bytes]], list[str]]:
                 files.append(scratch)
                 scratch.write(arg.data)
                 scratch.flush()
-                named.append(f"--file={path}")
+                named.append(f"{arg.option}={path}")
             else:
                 named.append(arg)
     except BaseException:

@@ -232,12 +232,15 @@ class RipgrepSearcher:
         (`engine.ignore_files`)."""
         if target in self._walks_checked:
             return
-        here = self._launch.here(target)
-        if os.path.isdir(here):
-            from asrch.engine.ignore_files import check_ignore_files
+        pins = self._launch.pins
+        if pins is not None:
+            pins.walk(target)  # read and checked once a call (`engine.pins`)
+        else:
+            here = self._launch.here(target)
+            if os.path.isdir(here):
+                from asrch.engine.ignore_files import check_ignore_files
 
-            pins = self._launch.pins
-            check_ignore_files(here, target, inside=None if pins is None else pins.inside)
+                check_ignore_files(here, target)
         self._walks_checked.add(target)
 
     def walk(self, target: str) -> list[str]:
@@ -245,8 +248,9 @@ class RipgrepSearcher:
         from asrch.engine.transport import run_to_end
 
         self._check_walk(target)
-        given = self._launch.operand(target)
-        output, _ = run_to_end(files_argv(self.rg, given), self._launch)
+        launch = self._launch.walking(target)
+        given = launch.operand(target)
+        output, _ = run_to_end(files_argv(self.rg, given), launch)
         return [
             as_typed(path.decode("utf-8", "surrogateescape"), target, given)
             for path in output.split(b"\0")[:-1]

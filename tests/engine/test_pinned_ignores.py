@@ -1,0 +1,160 @@
+"""An MCP call's ignore rules against rg's own reading of the same files (issue 39,
+item 4).
+
+Under a call rg discovers no ignore file; it is handed the rules asrch read from the
+root down (`engine.ignore_files.pinned_rules`), rebased to the paths it prints. Held
+here to rg itself: on random trees with random `.gitignore`, `.ignore`, `.rgignore` and
+`.git/info/exclude` files (nested, negated, anchored, `**`, directory-only, escaped,
+in directories whose names hold glob characters), the files a pinned walk of any
+directory of the root lists are exactly those that `rg --files` lists from the root
+with no ignore file above it, even after ignore files are written above the root.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from asrch.domain.errors import InputError
+from asrch.engine import pins
+from asrch.engine.argv import files_argv
+from asrch.engine.binary import resolve_rg
+from asrch.engine.ignore_files import NAMES
+from asrch.engine.process import Launch
+from asrch.engine.transport import run_to_end
+from tests.support.tiers import body
+
+pytestmark = pytest.mark.skipif(not pins.SUPPORTED, reason="pinning needs Linux's /proc")
+
+RG = resolve_rg()
+DIRS = ("", "x", "x/y", "sub", "sub/x", "d[1]", "e *{a,b}", ".hid", "x/.h2")
+FILES = ("a.txt", "b.txt", "c.md", ".d.txt", "#a.txt")
+KINDS = (*NAMES, ".git/info/exclude")
+RULES = (
+    "*.txt", "a.txt", "!a.txt", "/b.txt", "sub/", "sub", "!sub/", "**/c.md", "sub/**",
+    "*", "!*", "x/a.txt", "/x/", "x/y/", ".h*", "!.hid/", "!.h2", "\\#a.txt", "a.txt ",
+    "[ab].txt", "{a,c}.*", "x/**/a.txt", "#comment", "", "!x/", "**", "x/*/a.txt",
+    "a.txt/", "?.txt", "y", "!y/b.txt", "d\\[1]/", "e*/", "!/sub/x/", "b.txt\\ ", "/",
+    "!", "**/", "x//", "\\!a.txt", "sub/x/a.txt", "!.d.txt", "*.md/",
+)  # fmt: skip
+
+_FILES = st.lists(
+    st.tuples(
+        st.sampled_from(DIRS),
+        st.sampled_from(KINDS),
+        st.lists(st.sampled_from(RULES), max_size=5),
+    ),
+    max_size=5,
+)
+
+
+def _make(root: Path, ignore_files: list[tuple[str, str, list[str]]]) -> None:
+    for directory in DIRS:
+        (root / directory).mkdir(parents=True, exist_ok=True)
+        for name in FILES:
+            (root / directory / name).write_text("needle\n")
+    for directory, kind, lines in ignore_files:
+        path = root / directory / kind
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as file:
+            file.write("".join(line + "\n" for line in lines))
+
+
+def _by_rg(root: Path, target: str) -> set[str]:
+    """What rg lists of `target` from the root, finding the ignore files itself."""
+    output, _ = run_to_end(files_argv(RG, target or "."), Launch(cwd=str(root)))
+    return {_plain(p) for p in os.fsdecode(output).split("\0")[:-1]}
+
+
+def _pinned(root: Path, target: str) -> set[str]:
+    """What a call's walk of `target` lists, spelled from the root."""
+    held = pins.Pins([str(root)])
+    try:
+        walk = held.walk(target or ".")
+        assert walk is not None
+        launch = Launch(cwd=walk.cwd, rules=walk.rules)
+        output, _ = run_to_end(files_argv(RG, walk.operand), launch)
+    finally:
+        held.close()
+    return {_plain(p) for p in os.fsdecode(output).split("\0")[:-1]}
+
+
+def _plain(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
+
+
+def _nothing_above(root: Path) -> None:
+    for parent in root.parents:
+        for kind in KINDS:
+            if (parent / kind).exists():
+                pytest.skip(f"{parent / kind} would apply to rg's own walk")
+
+
+def _outside(base: Path) -> None:
+    """Ignore files above the root that would hide everything if read."""
+    for holder in (base, base / "p"):
+        for kind in KINDS:
+            path = holder / kind
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("*\n!nothing\n")
+
+
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@settings(SETTINGS, max_examples=25)
+@given(ignore_files=_FILES, target=st.sampled_from(DIRS))
+@example(ignore_files=[("", ".ignore", ["sub/x/a.txt"]), ("sub", ".gitignore", ["!a.txt"])],
+         target="sub/x")  # fmt: skip
+@example(ignore_files=[("", ".rgignore", ["!*.txt"]), ("sub", ".gitignore", ["a.txt"])],
+         target="sub")  # fmt: skip
+@example(ignore_files=[("", ".gitignore", ["e*/"]), ("e *{a,b}", ".ignore", ["!*"])],
+         target="")  # fmt: skip
+@example(ignore_files=[("", ".gitignore", [".h*", "!.hid/"]), (".hid", ".ignore", ["a.txt"])],
+         target="")  # fmt: skip
+def test_a_pinned_walk_lists_what_rg_lists_from_the_root(
+    tmp_path_factory: pytest.TempPathFactory,
+    ignore_files: list[tuple[str, str, list[str]]],
+    target: str,
+) -> None:
+    base = tmp_path_factory.mktemp("pinned")
+    root = base / "p" / "root"
+    _make(root, ignore_files)
+    _nothing_above(root)
+    expected = _by_rg(root, target)
+    _outside(base)
+    assert _pinned(root, target) == expected
+
+
+@pytest.mark.slow
+@settings(SETTINGS, max_examples=300)
+@given(ignore_files=_FILES, target=st.sampled_from(DIRS))
+def test_a_pinned_walk_lists_what_rg_lists_from_the_root_more(
+    tmp_path_factory: pytest.TempPathFactory,
+    ignore_files: list[tuple[str, str, list[str]]],
+    target: str,
+) -> None:
+    body(test_a_pinned_walk_lists_what_rg_lists_from_the_root)(
+        tmp_path_factory, ignore_files, target
+    )
+
+
+def test_a_directory_name_that_is_not_utf8_is_spelled_by_its_bytes(tmp_path: Path) -> None:
+    """An ignore file under `x\\xff` applies there and nowhere else (to rg its directory
+    is `x?`, which matches neither `xyz` nor `y`); once `x\\xfe` sits beside it, no glob
+    tells the two apart and the call is refused."""
+    root = tmp_path / "root"
+    odd = os.fsdecode(b"x\xff")
+    for name in (odd, "xyz", "y"):
+        (root / name).mkdir(parents=True)
+        for file in ("a.txt", "b.txt"):
+            (root / name / file).write_text("needle\n")
+    (root / odd / ".ignore").write_text("a.txt\n")
+    _nothing_above(root)
+    assert _pinned(root, "") == _by_rg(root, "")
+    assert _pinned(root, odd) == _by_rg(root, odd)
+    (root / os.fsdecode(b"x\xfe")).mkdir()
+    with pytest.raises(InputError, match="not UTF-8"):
+        _pinned(root, "")
