@@ -42,17 +42,15 @@ def _as_json(args: tuple[str, ...]) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("args", COMMANDS, ids=[" ".join(_as_json(c)) for c in COMMANDS])
 def test_the_json_path_imports_no_pydantic(tmp_path: Path, args: tuple[str, ...]) -> None:
-    """D41: `--format json` prints the builders' values with the stdlib; the answers'
-    shapes (the schemas' source and, through pydantic, the MCP boundary's check) are the
-    builders' types for the type checker only, never loaded on the command line's path."""
+    """D41: `--format json` writes each report by its answer's declaration with the
+    stdlib; pydantic reads the same declarations (the schemas, the MCP boundary's check)
+    in `asrch.contract.schema` only, never loaded on the command line's path."""
     modules = _imported(tmp_path, *_as_json(args))
     assert {"asrch.cli", "asrch.contract.build", "asrch.contract.render"} <= modules, (
         "the listing is read correctly, and the JSON path was taken"
     )
     leaked = sorted(
-        m
-        for m in modules
-        if m.split(".")[0] in BOUNDARY or m in {"asrch.contract.shapes", "asrch.contract.schema"}
+        m for m in modules if m.split(".")[0] in BOUNDARY or m == "asrch.contract.schema"
     )
     assert not leaked, f"asrch {' '.join(_as_json(args))} imports {leaked}"
 

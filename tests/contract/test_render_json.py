@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
+from asrch.contract.answers import NOTICE, PATH_MATCHES
 from asrch.contract.build import answer
 from asrch.contract.render import render_json
-from asrch.contract.schema import adapter, validated
-from asrch.contract.shapes import Notice, PathMatches
+from asrch.contract.schema import adapter, typed, validated
 from asrch.domain.clusters import Cluster
 from asrch.domain.counting import Ranked
 from asrch.domain.lines import SourceLine
@@ -147,7 +147,7 @@ def test_snippet_text_is_the_text_answer_s(
 
 
 def test_the_shapes_refuse_what_the_contract_does_not_allow() -> None:
-    notice, row = TypeAdapter(Notice), TypeAdapter(PathMatches)
+    notice, row = TypeAdapter(typed(NOTICE)), TypeAdapter(typed(PATH_MATCHES))
     assert notice.validate_python({"kind": "cap", "message": "x"})
     assert row.validate_python({"path": "a", "matches": 0})
     with pytest.raises(ValidationError):

@@ -1,5 +1,6 @@
 """The contract's pydantic side: the published JSON Schemas, one per command, and the
-check of an answer, both derived from the answers' one declaration (`shapes.py`).
+check of an answer, both derived from the answers' one declaration (`answers.py`): each
+declared object becomes a TypedDict of its keys, in order, which pydantic reads.
 
     python -m asrch.contract.schema [DIR]     (re)write DIR/COMMAND.schema.json (default schema/)
 
@@ -10,30 +11,62 @@ never on a command line's path (D41).
 
 import json
 import sys
-import warnings
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, NotRequired
 
 from pydantic import TypeAdapter
+from typing_extensions import TypedDict
 
-from asrch.contract.shapes import ANSWERS, Answer
+from asrch.contract.answers import ANSWERS
+from asrch.contract.objects import Field, Kind, Many, Maybe, Obj
+from asrch.contract.values import Doc
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+_TYPED_DICT: Any = TypedDict
+"""typing_extensions' TypedDict, whose items pydantic reads on Python 3.11 (its functional
+form, for a name known at run time)."""
+
+
 @cache
-def adapter(command: str) -> TypeAdapter[Answer]:
-    """pydantic's reading of the command's answer shape, built once per process."""
-    with warnings.catch_warnings():
-        # pydantic warns that it does not keep a `ReadOnly` item from being changed; the
-        # shapes use `ReadOnly` only so that each answer narrows `command` (PEP 705), and
-        # nothing changes an answer once built.
-        warnings.filterwarnings("ignore", r".*`ReadOnly` qualifier", UserWarning)
-        return TypeAdapter(ANSWERS[command])
+def typed(obj: Obj) -> Any:
+    """The object as a TypedDict: its keys in order, closed where it is (pydantic reads
+    `__pydantic_config__` from the class), its description its docstring. One class per
+    object, so that an object in several places is one definition of the schema."""
+    shape = _TYPED_DICT(obj.name, {f.name: _field(f) for f in obj.fields})
+    shape.__doc__ = obj.doc
+    shape.__module__ = __name__
+    if obj.closed:
+        shape.__pydantic_config__ = {"extra": "forbid", "strict": True}
+    return shape
 
 
-def validated(values: Answer) -> dict[str, Any]:
+def _field(field: Field) -> Any:
+    typed = _annotation(field.kind)
+    if field.doc is not None:
+        typed = Annotated[typed, Doc(field.doc)]
+    return typed if field.required else NotRequired[typed]
+
+
+def _annotation(kind: Kind) -> Any:
+    if isinstance(kind, Obj):
+        return typed(kind)
+    if isinstance(kind, Many):
+        return tuple[_annotation(kind.item), ...]  # type: ignore[misc]
+    if isinstance(kind, Maybe):
+        return _annotation(kind.kind) | None
+    return kind.annotation
+
+
+@cache
+def adapter(command: str) -> TypeAdapter[Any]:
+    """pydantic's reading of the command's answer, built once per process."""
+    return TypeAdapter(typed(ANSWERS[command][1]))
+
+
+def validated(values: dict[str, Any]) -> dict[str, Any]:
     """A builder's answer (`build.answer`) held to its command's shape, as JSON values
     (what the MCP server sends as structured content): a negative count, an unknown
     notice kind, a missing or extra field, an unprintable name fail here."""
