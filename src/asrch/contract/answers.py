@@ -423,7 +423,7 @@ def query_head(command: str) -> tuple[Field, ...]:
     """What scout and sample open with: the head, the one term, the search options."""
     return (
         *head(command),
-        *spread(lambda report: report.query, Field("query", TEXT, read=lambda q: q.term)),
+        Field("query", TEXT, read=lambda report: report.query.term),
         *spread(lambda report: report.query, *OPTIONS),
     )
 

@@ -5,7 +5,7 @@ declared object becomes a TypedDict of its keys, in order, which pydantic reads.
     python -m asrch.contract.schema [DIR]     (re)write DIR/COMMAND.schema.json (default schema/)
 
 `nox -s update` runs it; tests/contract/test_schema.py fails when the committed files
-and the shapes differ. Loaded by the schema generator, the MCP server and the tests,
+and the declarations differ. Loaded by the schema generator, the MCP server and the tests,
 never on a command line's path (D41).
 """
 

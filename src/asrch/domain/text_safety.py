@@ -60,7 +60,7 @@ Why they differ:
   separators, so no reader splits the answer and no terminal acts on it. A byte that is
   not UTF-8 cannot be in a JSON string: `\xNN`, as the text shows it. No other
   surrogate arrives (os.fsdecode makes only U+DC80-U+DCFF; the MCP wire refuses a
-  request holding one); the answers' shapes refuse one too (both by `has_surrogate`).
+  request holding one); the answers' schemas refuse one too (both by `has_surrogate`).
 - rg's words are not asrch's values; rg's stderr is decoded with U+FFFD, so no byte or
   surrogate is among them.
 - Then every printed line, whatever made it, is cut to 800 bytes (`render/lines.py`,
