@@ -54,3 +54,60 @@ def wide_lines(root: Path) -> None:
     body = "".join(f"%PDF-1.{i} " + "x" * 590 + "\n" for i in range(5))
     (root / "logo.ai").write_text(body)
     (root / "twentyone.txt").write_text("".join(f"item {i}\n" for i in range(21)))
+
+
+_BSD_HEADER = """\
+// Copyright 2026 The Example Authors. All rights reserved.
+// Redistribution and use in source and binary forms, with or without
+// modification, are permitted provided that the following conditions are met:
+// Redistributions in binary form must reproduce the above copyright notice.
+
+"""
+
+_FORMAT_CC = """\
+#include "format.h"
+
+// Writes the record as binary: the length, then the bytes.
+void write_binary(Out& out, const Record& r) {
+    out.put(r.size());
+    out.put_binary(r.data(), r.size());
+}
+"""
+
+_FRAME_RS = """\
+pub fn decode(frame: &[u8]) -> Option<u32> {
+    frame.first().map(|b| u32::from(*b)) // binary: one byte
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_binary_byte() {
+        let binary = [7u8];
+        assert_eq!(decode(&binary), Some(7));
+    }
+
+    #[test]
+    fn empty_binary() {
+        let binary: [u8; 0] = [];
+        assert_eq!(decode(&binary), None);
+    }
+}
+"""
+
+
+def folded_scout(root: Path) -> None:
+    """D53 in scout: `binary` in the BSD licence header of 7 files (2 lines each), 3 lines
+    of code in src/format.cc, 1 in src/frame.rs and 5 in its `#[cfg(test)] mod tests`
+    (issue 40: the licence header filled scout's top files on a C++ tree)."""
+    for folder, names in (
+        ("src", ("codec.cc", "io.cc", "net.cc")),
+        ("include", ("codec.h", "io.h", "net.h")),
+    ):
+        (root / folder).mkdir(exist_ok=True)
+        for name in names:
+            (root / folder / name).write_text(_BSD_HEADER + f"int {name.split('.')[0]}_init();\n")
+    (root / "src" / "format.cc").write_text(_BSD_HEADER + _FORMAT_CC)
+    (root / "src" / "frame.rs").write_text(_FRAME_RS)

@@ -52,6 +52,12 @@ class FakeScopes:
     def regions(self, file: str) -> tuple[Region, ...]:
         return ()
 
+    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+        return {}
+
+    def tests(self, file: str) -> tuple[Region, ...]:
+        return ()
+
 
 class NoScopes:
     """A `Scopes` that knows none: for tests of answers that print no scope lines."""
@@ -69,6 +75,12 @@ class NoScopes:
         return dict.fromkeys(lines, "none")
 
     def regions(self, file: str) -> tuple[Region, ...]:
+        return ()
+
+    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+        return {}
+
+    def tests(self, file: str) -> tuple[Region, ...]:
         return ()
 
 

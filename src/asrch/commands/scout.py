@@ -4,6 +4,7 @@ from collections.abc import Mapping, Sequence
 
 from asrch.commands.checks import query_first, require_path
 from asrch.commands.options import require_kept, single_query
+from asrch.commands.scout_folds import folded_in
 from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
@@ -58,7 +59,12 @@ def run_scout(
     tally, listed = _listed(
         searcher, scopes, query, path, tally, directory=directory, judged=judged
     )
-    report = build_scout_report(query, path, tally, directory=directory, listed=listed)
+    folded = None
+    if directory and not listed and len(tally.files) > 1:
+        folded = folded_in(searcher, scopes, query, path, tally, judged=judged)
+    report = build_scout_report(
+        query, path, tally, directory=directory, listed=listed, folded=folded
+    )
     idle: list[IdleFilterNotice] = []
     if directory and query.filters.active:
         # D38: a filter that did nothing to the walked files says so, first.

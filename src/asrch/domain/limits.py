@@ -96,3 +96,18 @@ number of times one option is repeated (cyclopts builds the rest of the line for
 GLOB_MAX = 1_000
 """Characters in one `--glob` value (issue 32, item 2): matching is linear in the glob's
 length too, once per file of a tree."""
+
+FOLD_SHARE = 0.25
+"""D53 in scout: the share of matching lines in header comments and in-file tests from
+which the tables rank files and directories by the other lines."""
+HEADER_FILES_MAX = 2_000
+"""D53 in scout: header comments are read (without a parse) in the 2,000 matching files
+with the most matching lines at most (bench/scopes.py: the read costs about as much as
+rg's second search of those files, a fraction of the count's walk)."""
+HEADER_READ_BYTES = 65_536
+"""D53 in scout: a header comment is read from a file's first 64 KB; one that runs on
+past them is not known, and nothing of the file folds."""
+TEST_FILES_MAX = 10
+"""D53 in scout: test regions are looked for (a parse) in the 10 Python and Rust files
+that are not test files with the most matching lines at most, and parsed only when
+their text holds a test marker."""

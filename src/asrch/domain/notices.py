@@ -233,6 +233,18 @@ class UnlistedNotice(NamedTuple):
     kind: Literal["unlisted"] = "unlisted"
 
 
+class FoldedNotice(NamedTuple):
+    """D53 in scout: how many matching lines lie in header comments and in-file tests,
+    and that the tables rank by the other lines; `unread` files' headers were not read."""
+
+    matches: int
+    capped: bool
+    header: int
+    tests: int
+    unread: int = 0
+    kind: Literal["folded"] = "folded"
+
+
 class NoDefinitionNotice(NamedTuple):
     """`show --line N --scope` found no definition to print (D46): why, and the
     `--context` window is printed instead."""
@@ -271,6 +283,7 @@ Notice = (
     | RefusedNotice
     | PastEndNotice
     | UnlistedNotice
+    | FoldedNotice
     | IdleFilterNotice
     | NoDefinitionNotice
     | NearNotice

@@ -200,3 +200,14 @@ class Scopes(Definitions, Protocol):
         comment, its in-file test regions; none when it has no grammar or the parse
         fails or passes its bounds (nothing folds then)."""
         ...
+
+    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+        """D53 in scout: the header comment of each of `files` that has one, as `regions`
+        finds it, read without a parse from each file's first bytes (a header that runs
+        past them is not known)."""
+        ...
+
+    def tests(self, file: str) -> tuple[Region, ...]:
+        """D53 in scout: `file`'s in-file test regions, as `regions` finds them, parsed
+        only when its text holds a test marker."""
+        ...

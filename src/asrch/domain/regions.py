@@ -29,3 +29,28 @@ class FoldedRegion(NamedTuple):
 
 def region_of(line: int, regions: tuple[Region, ...]) -> Region | None:
     return next((r for r in regions if r.start <= line <= r.end), None)
+
+
+HEADER_MIN_LINES = 3
+"""A leading comment of fewer lines is a note, not a licence or file header."""
+
+
+def header_from(comments: list[tuple[int, int]], code: int | None) -> Region | None:
+    """The header comment of a file from its leading comments (first and last line of
+    each, in order, before any code) and the line where its code begins (None: none): the
+    comments from line 1, the last run of them (comments on adjacent lines) dropped when
+    it touches the code (that code's doc comment), at least `HEADER_MIN_LINES` lines.
+    The parse (engine/regions.py) and the lexical reader (engine/headers.py) share it."""
+    if not comments or comments[0][0] != 1:
+        return None
+    runs: list[tuple[int, int]] = []
+    for first, last in comments:
+        if runs and first <= runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], max(runs[-1][1], last))
+        else:
+            runs.append((first, last))
+    if code is not None and code <= runs[-1][1] + 1:
+        runs.pop()  # the doc comment of the first item
+    if not runs or runs[-1][1] - runs[0][0] + 1 < HEADER_MIN_LINES:
+        return None
+    return Region(runs[0][0], runs[-1][1], "header", "header comment")

@@ -8,8 +8,9 @@ from asrch.domain.definitions import DefinitionCount
 from asrch.domain.limits import SCOUT_LIST_MAX, TOP_N
 from asrch.domain.lines import SourceLine
 from asrch.domain.next_step import NO_STEP, joined, scout_step
-from asrch.domain.notices import Notice, UnlistedNotice, search_notices
+from asrch.domain.notices import FoldedNotice, Notice, UnlistedNotice, search_notices
 from asrch.domain.query import Query
+from asrch.domain.scout_folds import FoldedLines, ranked_directories, ranked_files, ranks
 from asrch.domain.words import NextStep
 
 Kind = Literal["source", "test", "docs", "generated"]
@@ -123,15 +124,20 @@ def kind_counts(files: tuple[FileCount, ...], target: str) -> tuple[KindCount, .
     return tuple(KindCount(k, matches[k], counted[k]) for k in KINDS if counted[k])
 
 
-def next_file(files: tuple[FileCount, ...], target: str) -> FileCount | None:
+def next_file(
+    files: tuple[FileCount, ...], target: str, folded: FoldedLines | None = None
+) -> FileCount | None:
     """D35: the top file of `source`, then `test`, `docs`, `generated` (most matching lines,
-    ties by relative path as in `top_files`), over every matching file."""
+    ties by relative path as in `top_files`), over every matching file; with `folded`
+    (D53), by the lines outside header comments and tests first."""
     if not files:
         return None
+    per_file = folded.per_file if folded is not None else {}
     return min(
         files,
         key=lambda f: (
             KINDS.index(kind_below(f.path, target)),
+            -(f.matches - per_file.get(f.path, 0)),
             -f.matches,
             relative_to(f.path, target),
         ),
@@ -150,22 +156,35 @@ def build_scout_report(
     *,
     directory: bool,
     listed: tuple[ListedFile, ...] = (),
+    folded: FoldedLines | None = None,
 ) -> ScoutReport:
     """`directory`: the path is a directory (walked), not a named file. `listed`: the
     matching lines of a small answer (`lists`, `fits`), grouped by file, read by the use
-    case. A listed answer has no next step: the agent has every matching line (D44)."""
-    chosen = next_file(tally.files, path)
+    case. A listed answer has no next step: the agent has every matching line (D44).
+    `folded` (D53): the lines in header comments and in-file tests, by which the tables
+    rank when they are at least a quarter of the lines."""
+    if listed or not ranks(folded, tally.matches):
+        folded = None
+    chosen = next_file(tally.files, path, folded)
     notices: list[Notice] = search_notices(query, tally, path, directory=directory)
     if not directory and not listed and tally.matches and not tally.capped:
         notices.append(UnlistedNotice(matches=tally.matches))
+    top_dirs = top_directories(tally.files, path, TOP_N)
+    top = top_files(tally.files, path, TOP_N)
+    if folded is not None:
+        top_dirs = ranked_directories(tally.files, folded, path, TOP_N)
+        top = ranked_files(tally.files, folded, path, TOP_N)
+        notices.append(
+            FoldedNotice(tally.matches, tally.capped, folded.header, folded.tests, folded.unread)
+        )
     return ScoutReport(
         query=query,
         path=path,
         matches=tally.matches,
         files=len(tally.files),
         capped=tally.capped,
-        top_directories=top_directories(tally.files, path, TOP_N),
-        top_files=top_files(tally.files, path, TOP_N),
+        top_directories=top_dirs,
+        top_files=top,
         notices=tuple(notices),
         next_step=NO_STEP
         if listed

@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from asrch.domain.regions import Region
+from asrch.domain.regions import Region, header_from
 from asrch.domain.scout import kind_of
+from asrch.engine.headers import marks_tests
 from asrch.engine.scopes.parse import parse
 from asrch.engine.scopes.reader import grammar_and_source
 
@@ -28,9 +29,6 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
     from asrch.engine.scopes.grammars import Grammar
-
-HEADER_MIN_LINES = 3
-"""A leading comment of fewer lines is a note, not a licence or file header."""
 
 _CFG_TEST = re.compile(rb"cfg\s*\(.*\btest\b", re.DOTALL)
 
@@ -54,30 +52,16 @@ def _rows(node: Node) -> tuple[int, int]:
 
 
 def _header(root: Node) -> Region | None:
-    """The comments before any code, from the file's first line; the last run of them
-    when it touches the code below is that code's doc comment, not the header."""
-    comments: list[Node] = []
-    code: Node | None = None
+    """The comments before any code, from the file's first line (`header_from`)."""
+    comments: list[tuple[int, int]] = []
+    code: int | None = None
     for child in root.children:
-        if "comment" in child.type or child.type in ("hashbang_line", "shebang"):
-            comments.append(child)
+        if "comment" in child.type or child.type in ("hash_bang_line", "shebang"):
+            comments.append(_rows(child))
             continue
-        code = child
+        code = child.start_point[0] + 1
         break
-    if not comments or comments[0].start_point[0] != 0:
-        return None
-    runs: list[tuple[int, int]] = []
-    for node in comments:
-        first, last = _rows(node)
-        if runs and first <= runs[-1][1] + 1:
-            runs[-1] = (runs[-1][0], max(runs[-1][1], last))
-        else:
-            runs.append((first, last))
-    if code is not None and len(runs) > 0 and code.start_point[0] + 1 <= runs[-1][1] + 1:
-        runs.pop()  # the doc comment of the first item
-    if not runs or runs[-1][1] - runs[0][0] + 1 < HEADER_MIN_LINES:
-        return None
-    return Region(runs[0][0], runs[-1][1], "header", "header comment")
+    return header_from(comments, code)
 
 
 def _rust_tests(root: Node) -> list[Region]:
@@ -151,3 +135,16 @@ def read_regions(path: str, file: str) -> tuple[Region, ...]:
         return ()
     grammar, data = source
     return regions_in(grammar, data, test_file=kind_of(file) == "test")
+
+
+def read_tests(path: str, file: str) -> tuple[Region, ...]:
+    """D53 in scout: the in-file test regions of `file` (opened at `path`), parsed only
+    when its text holds a test marker (`engine/headers.marks_tests`); none for a test
+    file by its path, a file with no grammar or one that cannot be read."""
+    if kind_of(file) == "test":
+        return ()
+    source = grammar_and_source(path, file)
+    if isinstance(source, str) or not marks_tests(source[1], source[0].module):
+        return ()
+    grammar, data = source
+    return tuple(r for r in regions_in(grammar, data, test_file=False) if r.kind == "tests")

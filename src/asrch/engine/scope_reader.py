@@ -5,6 +5,7 @@ line (every count, survey) never imports it: start-up is most of a small search
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -41,6 +42,26 @@ class ScopeReader:
 
     def regions(self, file: str) -> tuple[Region, ...]:
         return self._loaded().regions(file)
+
+    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+        """D53 in scout: read without a parse, so without tree-sitter loaded."""
+        from asrch.engine.headers import read_header
+
+        found = {file: read_header(self._path(file), file) for file in files}
+        return {file: region for file, region in found.items() if region is not None}
+
+    def tests(self, file: str) -> tuple[Region, ...]:
+        """D53 in scout: the parser is loaded only for a file whose text has a marker."""
+        from asrch.engine.headers import may_hold_tests
+
+        if not may_hold_tests(self._path(file), file):
+            return ()
+        return self._loaded().tests(file)
+
+    def _path(self, file: str) -> str:
+        if self._here is not None:
+            return self._here(file)
+        return file if self._cwd is None else os.path.join(self._cwd, file)
 
     def _loaded(self) -> Scopes:
         if self._parser is None:

@@ -18,6 +18,7 @@ from asrch.domain.notices import (
     CapNotice,
     DefinitionsNotice,
     DominanceNotice,
+    FoldedNotice,
     GrepSyntaxNotice,
     IdleFilterNotice,
     LooseBoundaryNotice,
@@ -181,6 +182,25 @@ def _unlisted(n: int) -> str:
     return f"not listed: the {lines} {SCOUT_LIST_BYTES} bytes; show prints {them}"
 
 
+def _folded(notice: FoldedNotice) -> str:
+    """D53 in scout: where the folded lines lie, and what the tables rank by."""
+    where = []
+    both = notice.header and notice.tests  # each one's count, where there are 2
+    if notice.header:
+        where.append(f"header comments ({notice.header})" if both else "header comments")
+    if notice.tests:
+        where.append(f"in-file tests ({notice.tests})" if both else "in-file tests")
+    folded = notice.header + notice.tests
+    of = f"the {notice.matches} lines counted" if notice.capped else f"{notice.matches} lines"
+    said = (
+        f"{folded} of {of} lie in {' and '.join(where)}; top files and directories rank "
+        f"by the other {notice.matches - folded}"
+    )
+    if notice.unread:
+        said += f" (headers not read in {notice.unread} files with fewer lines)"
+    return said
+
+
 def _grep_syntax(notice: GrepSyntaxNotice) -> str:
     """D43: grep's operators rg reads literally, and what to write instead."""
     others = [c for c in notice.constructs if c != "\\|"]
@@ -235,6 +255,8 @@ def notice_text(notice: Notice) -> str:
             return f"page {notice.page} is past the last page; valid pages: 1-{notice.pages}"
         case UnlistedNotice():
             return _unlisted(notice.matches)
+        case FoldedNotice():
+            return _folded(notice)
         case BroadNotice():
             at_least = "at least " if notice.capped else ""
             return (

@@ -221,6 +221,19 @@ class TreeSitterScopes:
 
         return read_regions(self._path(file), file)
 
+    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+        """D53 in scout: `engine/headers.py`, no parse."""
+        from asrch.engine.headers import read_header
+
+        found = {file: read_header(self._path(file), file) for file in files}
+        return {file: region for file, region in found.items() if region is not None}
+
+    def tests(self, file: str) -> tuple[Region, ...]:
+        """D53 in scout: `engine/regions.read_tests` on the file as this reader reads it."""
+        from asrch.engine.regions import read_tests
+
+        return read_tests(self._path(file), file)
+
     def _path(self, file: str) -> str:
         if self._here is not None:
             return self._here(file)  # an MCP call's pinned object (engine/pins.py)
