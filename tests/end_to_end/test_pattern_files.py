@@ -49,6 +49,18 @@ def test_two_long_terms(tree: Path) -> None:
     assert "Traceback" not in ran.err and ran.err == ""
 
 
+def test_a_long_terms_row_keeps_its_counts(tree: Path) -> None:
+    """A row's term is cut in its cell (200 bytes and the marker), not the row at the
+    800-byte line cap, which took the counts with it."""
+    ran = asrch("survey", "--term", _T, "--term", _U, "f.txt", cwd=tree)
+    check_invariants(ran, frozenset({0}))
+    rows = ran.out.splitlines()[1:3]
+    assert rows == [
+        f"  {_T[:200]}…[+119800 bytes],2,1,f.txt:1 f.txt:4",
+        f"  {_U[:200]}…[+119800 bytes],1,1,f.txt:2",
+    ]
+
+
 def test_concurrent_mcp_scouts_over_one_long_term(tree: Path) -> None:
     """Calls side by side in one process each write and close their own file (55 of
     240 internal errors on 71ae67e, where they shared one)."""

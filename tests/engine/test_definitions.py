@@ -326,6 +326,21 @@ def test_blocks_nested_deep_in_if_branches_are_read_without_asking_for_a_parent(
     assert not found.names.keys() & found.uncertain
 
 
+def test_a_definition_nested_too_deep_in_the_middle_of_a_line_is_not_judged() -> None:
+    """The query starts no match deeper than `QUERY_DEPTH`: a line whose middle holds a
+    `struct` 61,000 blocks deep, shallow at its first and last byte, read as naming no
+    definition (`_too_deep` looked at those 2 bytes only). 50,000 deep, it is found.
+    The comment lets tree-sitter's work bound (per byte read) reach that depth."""
+    grammar = grammar_of("a.c")
+    assert grammar is not None
+    pad = b"/* " + b"x" * 800_000 + b" */\n"
+    for depth, expected in ((61_000, ({2}, {3})), (50_000, ({2, 3}, set()))):
+        nest = b"{" * depth + b"struct S { int a; };" + b"}" * depth
+        found = name_lines(grammar, pad + b"void f(void) {\n" + nest + b"\n}\n", [2, 3])
+        assert found is not None
+        assert (set(found.names), set(found.uncertain)) == expected, depth
+
+
 def test_a_function_right_in_a_function_body_is_a_macro_and_a_block() -> None:
     grammar = grammar_of("a.c")
     assert grammar is not None

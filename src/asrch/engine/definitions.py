@@ -35,7 +35,6 @@ from asrch.engine.scopes.astray import astray_from
 from asrch.engine.scopes.grammars import Grammar, load_language
 from asrch.engine.scopes.parse import Budget, OverBudgetError, parse
 from asrch.engine.scopes.reader import grammar_and_source, line_starts
-from asrch.engine.scopes.walk import path_to
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -401,26 +400,61 @@ deep). A line that reaches near it is not judged (`_too_deep`)."""
 
 
 def _too_deep(root: Node, data: bytes, lines: Iterable[int]) -> set[int]:
-    """The `lines` whose first or last byte lies within `_DEPTH_MARGIN` levels of
-    `QUERY_DEPTH` (a cursor's descent from the root to each, no parent asked). Only a
-    file with about that many bytes can nest that deep."""
+    """The `lines` holding a node within `_DEPTH_MARGIN` levels of `QUERY_DEPTH`, where a
+    definition could start too deep for the query: anywhere on the line, not only at its
+    first or last byte (`{{...struct S {...};...}}` on one line is shallow at both ends).
+    A cursor's descent into the nodes that share bytes with each line (`_reaches`), no
+    parent asked; past `_DEEP_VISITS` nodes in all, the lines not yet looked at are not
+    judged either. Only a file with about that many bytes can nest that deep."""
     if len(data) < QUERY_DEPTH - _DEPTH_MARGIN:
         return set()
     starts = line_starts(data)
+    wanted = sorted({line for line in lines if 1 <= line <= len(starts)})
+    budget = Budget(_DEEP_VISITS, float("inf"))
     deep: set[int] = set()
-    for line in lines:
-        if not 1 <= line <= len(starts):
-            continue
-        end = (starts[line] if line < len(starts) else len(data)) - 1
-        for byte in (starts[line - 1], max(starts[line - 1], end)):
-            try:  # each descent stops at the margin: depth, never depth times lines
-                path_to(root, byte, Budget(QUERY_DEPTH - _DEPTH_MARGIN, float("inf")))
-            except OverBudgetError:
+    for index, line in enumerate(wanted):
+        end = starts[line] if line < len(starts) else len(data)
+        try:
+            if _reaches(root, starts[line - 1], end, QUERY_DEPTH - _DEPTH_MARGIN, budget):
                 deep.add(line)
+        except OverBudgetError:
+            deep.update(wanted[index:])
+            break
     return deep
 
 
+def _reaches(root: Node, start: int, end: int, depth_limit: int, budget: Budget) -> bool:
+    """Whether a node sharing bytes with `[start, end)` lies `depth_limit` levels below
+    the root: depth first over those nodes only (a cursor's `goto_first_child_for_byte`
+    skips the children that end before `start`; a node starting at `end` or later ends the
+    walk of its siblings), never deeper than the limit."""
+    cursor = root.walk()
+    if cursor.goto_first_child_for_byte(start) is None:
+        return False
+    depth = 1
+    while True:
+        budget.spend()
+        node = cursor.node
+        inside = node is not None and node.start_byte < end
+        if inside and depth >= depth_limit:
+            return True
+        if inside and cursor.goto_first_child_for_byte(start) is not None:
+            depth += 1
+            continue
+        # This node is done: its next sibling if it shared bytes (the ones after a node
+        # past the range are past it too), else its parent's next sibling.
+        while not (inside and cursor.goto_next_sibling()):
+            if depth == 1:
+                return False
+            cursor.goto_parent()
+            depth -= 1
+            inside = True
+
+
 _DEPTH_MARGIN = 1_000
+_DEEP_VISITS = 2_000_000
+"""Nodes `_too_deep` may visit for one file (2 descents to `QUERY_DEPTH` a line for
+1,000 lines; a 1 MB line of tokens ≈ 500,000)."""
 
 
 def _skipped(node: Node, parents: list[Node], skip: tuple[tuple[str, str], ...]) -> bool:

@@ -479,6 +479,14 @@ def _count_terms(
             f"rg ended with status {ended.status} but printed "
             f"{'a line' if printed else 'nothing'}; check that ASRCH_RG points at ripgrep 14"
         )
+    if log and not ended.stopped and b"rg: DEBUG|" not in ended.stderr[:4096]:
+        # Asked for its log, rg always writes one (its first line says why it read no
+        # configuration file): a silent run is no rg's, whatever its status. Without the
+        # log, a silent status 1 is rg finding nothing; that answer is 0 everywhere,
+        # so `count_terms` walks again with the log and lands here (issue 39, item 9).
+        raise EngineError(
+            "rg printed no log under --debug; check that ASRCH_RG points at ripgrep 14"
+        )
     if not log and files.looked_binary:
         return None
     # Read from rg's log once (4 MB on a Python installation's 18,774 `.pyc` files), put

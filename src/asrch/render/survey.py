@@ -3,11 +3,18 @@
 from collections.abc import Callable
 
 from asrch.domain.survey import PathRow, SurveyReport, TermTotal
-from asrch.domain.text_safety import quote
+from asrch.domain.text_safety import quote, quote_cut
 from asrch.domain.words import Spelling
 from asrch.render.next_step import next_lines
 from asrch.render.notices import text_notice_lines
 from asrch.render.toon import Scalar, Written, block, count, table, value
+
+
+def term_cell(term: str) -> Written:
+    """A term as its row writes it: cut past 200 bytes with `…[+N bytes]` (quote_cut), so
+    that the row keeps its counts within the 800-byte line (a term of 120,000 bytes took
+    them with it)."""
+    return Written(quote_cut(term))
 
 
 def _repeated(values: tuple[str, ...]) -> bool:
@@ -20,7 +27,7 @@ def _overall(
     """Each term's totals, and in the last column the path `where` names for it (`-`: none)."""
     rows = [
         (
-            t.term,
+            term_cell(t.term),
             count(t.matches, t.capped, survey=True),
             count(t.files, t.capped, survey=True),
             where(t) or "-",
@@ -73,7 +80,7 @@ def render_survey(report: SurveyReport, spelling: Spelling) -> str:
             ("term", "matches", "files", "top_file"),
             [
                 (
-                    r.term,
+                    term_cell(r.term),
                     count(r.matches, r.capped, survey=True),
                     count(r.files, r.capped, survey=True),
                     top_cell(r),
