@@ -4,7 +4,9 @@ Every example of that page is run as JSON: its `next` is written in the page (bo
 languages; in the prose, or as the text's `next:` line) and, run from the working
 directory of the answer, exits 0 and finds matches. A text answer prints its step as
 `next:` only after a refusal or a stopped scan (D54): every `next:` line of the whole
-spec is such an answer's, is its last line, is the JSON's `next` and runs as pasted."""
+spec is such an answer's, is its last line, is the JSON's `next` and runs as pasted.
+An input error that names the call answering it (a `--regex` alternation, the survey of
+its terms) prints its `next:` on stderr after the error, the same in either format."""
 
 import dataclasses
 import json
@@ -26,7 +28,8 @@ STEP_EXAMPLES = parse_examples(PAGES[0])
 WITH_NEXT = [ex for ex in JAPANESE_EXAMPLES if any(ln.startswith(PREFIX) for ln in ex.expected)]
 _MATCHES = re.compile(r"^  matches: \"?(?:at least )?(\d+)\"?$", re.M)
 _MATCH_LINE = re.compile(r"^\d+:", re.M)
-_STOPPED = re.compile(r"^note: (?:refused: |scan stopped at )", re.M)
+_TERM = re.compile(r'^"(?:[^"\\]|\\.)*"|^[^,]*')
+_STOPPED = re.compile(r"^(?:note: (?:refused: |scan stopped at )|error: )", re.M)
 
 
 def _next_line(example: Example) -> str:
@@ -45,12 +48,23 @@ def _as_json(example: Example, trees: Trees) -> list[str] | None:  # noqa: F811
 
 
 def _matches(result: Result) -> int:
-    """The header's count; `show --line`'s header has none (D42): its marked lines."""
+    """The header's count; `show --line`'s header has none (D42): its marked lines;
+    survey's: its terms' summed (an alternative may match nothing)."""
+    if result.out.startswith("terms["):
+        return sum(_survey_counts(result.out))
     found = _MATCHES.findall(result.out)
     if not found and result.out.startswith("show:\n  window: "):
         return len(_MATCH_LINE.findall(result.out))
     assert found, f"no matches line in:\n{result.out}"
     return int(found[0])
+
+
+def _survey_counts(text: str) -> list[int]:
+    """Each term's matching lines from survey's `terms[...]` rows: the second value of a
+    row, its term written plain or double-quoted (TOON)."""
+    rows = [ln[2:] for ln in text.splitlines()[1:] if ln.startswith("  ")]
+    after_term = [_TERM.sub("", row) for row in rows]
+    return [int(rest.split(",")[1]) for rest in after_term]
 
 
 def _runs(example: Example, command: str, trees: Trees) -> None:  # noqa: F811
@@ -103,4 +117,11 @@ def test_a_next_line_runs_as_pasted(example: Example, trees: Trees) -> None:  # 
 
 @pytest.mark.parametrize("example", WITH_NEXT, ids=_ids(WITH_NEXT))
 def test_the_json_next_is_the_text_next(example: Example, trees: Trees) -> None:  # noqa: F811
+    if example.on_stderr:  # an error: no answer in either format, the same two lines
+        words = shlex.split(example.command)
+        as_json = shlex.join([*words[:2], "--format", "json", *words[2:]])
+        result = run_example(dataclasses.replace(example, command=as_json), trees)
+        assert result.out == ""
+        assert result.err.splitlines() == list(example.expected)
+        return
     assert _as_json(example, trees) == shlex.split(_next_line(example))

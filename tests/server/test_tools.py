@@ -158,6 +158,7 @@ INPUT_ERRORS: list[tuple[str, dict[str, Any], list[str]]] = [
     ("scout", {"query": "connect", "path": ""}, ["scout", "connect", ""]),
     ("scout", {"query": "connect", "path": "nope"}, ["scout", "connect", "nope"]),
     ("scout", {"query": "a|b", "mode": "regex"}, ["scout", "--regex", "a|b"]),
+    ("scout", {"query": "a+|b", "mode": "regex"}, ["scout", "--regex", "a+|b"]),
     ("scout", {"query": "(", "mode": "regex"}, ["scout", "--regex", "("]),
     ("survey", {"terms": []}, ["survey"]),
     ("survey", {"terms": [""]}, ["survey", "--term", ""]),
@@ -235,11 +236,16 @@ def test_an_input_error_is_a_tool_error_with_the_command_lines_message(
     # The command line's message, its arguments named as the tool names them (D37).
     said = " ".join(argv)
     assert text_of(result) == TOOL_WORDS.get(said, shell.err), said
-    assert text_of(result).count("\n") == 1
+    # One line; a refusal that names the call answering it, a `next:` line after (D54).
+    assert text_of(result).count("\n") == 1 + text_of(result).count("\nnext: ")
 
 
 TOOL_WORDS = {
-    "scout --regex a|b": "error: mode regex query \"a|b\" contains an unescaped '|'; compare "
+    "scout --regex a|b": "error: mode regex query \"a|b\" contains an unescaped '|'; its 2 "
+    "alternatives are fixed strings: survey counts them in one call, one term in terms each "
+    "(path:LINE for a term with at most 3 lines in a path); a literal | is written \\|\n"
+    'next: survey(terms=["a", "b"])\n',
+    "scout --regex a+|b": "error: mode regex query \"a+|b\" contains an unescaped '|'; compare "
     'alternatives with survey(terms=["A", "B"]); a literal | is written \\|\n',
     "scout --regex (": 'error: invalid mode regex query "(": unclosed group\n',
     "survey": 'error: survey needs at least one term in terms (1-12), e.g. terms: ["connect"]\n',

@@ -36,7 +36,7 @@ from asrch.domain.ports import Scopes, Searcher
 from asrch.domain.words import Spelling
 from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
-from asrch.render.errors import error_line, internal_error_line
+from asrch.render.errors import error_line, error_text, internal_error_line
 from asrch.render.lines import printed
 from asrch.spelling import COMMAND_LINE
 
@@ -448,7 +448,7 @@ def main(
             return ExitStatus.INTERRUPTED
         if isinstance(exc, OutputError) and streams.own:
             _drop_stdout()
-        _complain(streams.stderr, error_line(exc, COMMAND_LINE))
+        _complain(streams.stderr, error_text(exc, COMMAND_LINE))
         return exc.status
     except KeyboardInterrupt:
         return ExitStatus.INTERRUPTED
@@ -471,6 +471,7 @@ def _drop_stdout() -> None:
 
 
 def _complain(stderr: Any, message: str) -> None:
-    """The one line on stderr; if stderr itself cannot take it, the status says it all."""
+    """The error's line on stderr (and its `next:` line, if any); if stderr itself cannot
+    take it, the status says it all."""
     with contextlib.suppress(OutputError, BrokenPipeError):
         write(stderr, message + "\n", "stderr")

@@ -1,10 +1,11 @@
 """The search options every command shares (D30): terms made queries, filters resolved,
 a named file checked against the filters."""
 
+from asrch.domain.alternatives import pipe_refusal
 from asrch.domain.errors import InputError
 from asrch.domain.filters import Filters, make_filters
 from asrch.domain.ports import Searcher
-from asrch.domain.query import Query, SearchOptions, make_query
+from asrch.domain.query import Query, SearchOptions, UnescapedPipeError, make_query
 from asrch.domain.text_safety import quote
 
 
@@ -20,9 +21,14 @@ def query_of(term: str, options: SearchOptions, filters: Filters, *, what: str =
     return make_query(term, options, what=what, filters=filters)
 
 
-def single_query(searcher: Searcher, term: str, options: SearchOptions) -> Query:
-    """The query of a command that takes one term, its filters resolved (`query.filters`)."""
-    return query_of(term, options, filters_of(searcher, options))
+def single_query(searcher: Searcher, term: str, options: SearchOptions, path: str) -> Query:
+    """The query of a command that takes one term under `path`, its filters resolved
+    (`query.filters`); an unescaped `|` under `--regex` refused with the survey call that
+    answers it, where its regex is a plain alternation (`asrch.domain.alternatives`)."""
+    try:
+        return query_of(term, options, filters_of(searcher, options))
+    except UnescapedPipeError as exc:
+        raise pipe_refusal(Query(term, options), path) or exc from None
 
 
 def require_kept(filters: Filters, path: str) -> None:

@@ -27,7 +27,7 @@ def run_sample(
     scopes: Scopes,
 ) -> SampleReport:
     """`scopes`: where the printed lines sit in their file (D31)."""
-    query = single_query(searcher, term, options)
+    query = single_query(searcher, term, options, file)
     CLUSTERS.require(clusters)
     PAGE.require(page)
     query_first(searcher, query, lambda: require_file(searcher, file))

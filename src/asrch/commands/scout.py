@@ -37,7 +37,7 @@ def run_scout(
     """`scopes`: where the listed lines sit in their files (D31). `definitions` (D52):
     only the matching lines where a definition's name stands are counted, from the
     parse of the files that matched (`scopes` parses them too)."""
-    query = single_query(searcher, term, options)
+    query = single_query(searcher, term, options, path)
     entry = query_first(searcher, query, lambda: require_path(searcher, path))
     if entry is Entry.FILE:
         require_kept(query.filters, path)

@@ -58,7 +58,7 @@ def run_show(
     if term is None:
         query = Query("", options, filters_of(searcher, options))
     else:
-        query = single_query(searcher, term, options)
+        query = single_query(searcher, term, options, file)
     CONTEXT.require(context)
     query_first(searcher, query, lambda: require_file(searcher, file))
     require_kept(query.filters, file)

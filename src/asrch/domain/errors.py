@@ -3,7 +3,7 @@
 from enum import IntEnum
 
 from asrch.domain.text_safety import quote
-from asrch.domain.words import arg, type_list
+from asrch.domain.words import NextStep, arg, type_list
 
 
 class ExitStatus(IntEnum):
@@ -29,10 +29,14 @@ class AsrchError(Exception):
     own words; where it is printed, `render.errors` puts `error: ` before it."""
 
     status: ExitStatus = ExitStatus.INPUT
+    step: NextStep | None = None
+    """The call that answers what was refused, its `next:` line after the error's (D54:
+    a next step follows a refusal); none for most errors."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, step: NextStep | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.step = step
 
 
 class InputError(AsrchError):

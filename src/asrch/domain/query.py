@@ -92,8 +92,21 @@ def make_query(
         # rg itself would split it into several patterns, an OR the seed forbids.
         raise InputError(f"{what} contains a line break; asrch matches within one line")
     if options.mode is Mode.REGEX and has_unescaped_pipe(term):
-        raise InputError(
-            f"{arg('regex')} {what} {quote(term)} contains an unescaped '|'; compare "
-            f"alternatives with {call('survey', term=('A', 'B'))}; a literal | is written \\|"
+        raise UnescapedPipeError(
+            f"{refused_pipe(term, what)}; compare alternatives with "
+            f"{call('survey', term=('A', 'B'))}; {LITERAL_PIPE}"
         )
     return Query(term, options, filters)
+
+
+LITERAL_PIPE = "a literal | is written \\|"
+
+
+def refused_pipe(term: str, what: str) -> str:
+    """The refusal's first words: the query named, the reason."""
+    return f"{arg('regex')} {what} {quote(term)} contains an unescaped '|'"
+
+
+class UnescapedPipeError(InputError):
+    """D12's refusal in its general words; a command that knows the path searched words
+    it again with the survey call that answers it (`asrch.domain.alternatives`)."""

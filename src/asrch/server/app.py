@@ -44,7 +44,7 @@ from asrch.engine.process import Children
 from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.engine.transport import Transport
-from asrch.render.errors import error_line, internal_error_line
+from asrch.render.errors import error_line, error_text, internal_error_line
 from asrch.render.lines import printed
 from asrch.server.arguments import input_schema, read_arguments
 from asrch.server.roots import Roots
@@ -72,7 +72,8 @@ def _text(text: str) -> list[TextContent]:
 
 
 def _refusal(line: str) -> CallToolResult:
-    """A tool error: the command line's one line (what it prints on stderr)."""
+    """A tool error: what the command line prints on stderr (one line, and a `next:`
+    line after a refusal that names the call answering it)."""
     return CallToolResult(content=_text(line + "\n"), is_error=True)
 
 
@@ -130,7 +131,7 @@ class Calls:
             structured = validated(values)
             return CallToolResult(content=_text(answered.text), structured_content=structured)
         except AsrchError as exc:
-            return _refusal(error_line(exc, TOOL))
+            return _refusal(error_text(exc, TOOL))
         except Exception as exc:  # a bug: one line, as the command line says it (D20)
             return _refusal(internal_error_line(exc))
         finally:
