@@ -183,8 +183,10 @@ class IndexCandidates:
 
     def _candidates(self, query: Query, target: str) -> CandidateFiles | None:
         place = self._place(target)
+        if place is None:  # no index: nothing to read the term's trigrams for
+            return None
         grams = needed_trigrams(query)
-        if place is None or grams is None or not _proven(query.options):
+        if grams is None or not _proven(query.options):
             return None
         try:
             with place.opened.lock:
