@@ -16,14 +16,14 @@ from asrch.domain.query import SearchOptions
 from asrch.engine import json_events
 from asrch.engine.binary import resolve_rg
 from asrch.engine.json_events import parse_events, split_lines
-from asrch.engine.scopes import TreeSitterScopes
+from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
 from asrch.spelling import COMMAND_LINE
 
 SEARCHER = RipgrepSearcher()
-SCOPES = TreeSitterScopes()
+SCOPES = ScopeReader()
 
 
 @settings(

@@ -14,12 +14,12 @@ from asrch.commands.survey import run_survey
 from asrch.domain.limits import SCAN_CAP
 from asrch.domain.notices import CapNotice, NestedPathNotice, NoMatchNotice, SamePathNotice
 from asrch.domain.query import Query, SearchOptions
-from asrch.engine.scopes import TreeSitterScopes
+from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.render.notices import notice_text
 
 SEARCHER = RipgrepSearcher()
-SCOPES = TreeSitterScopes()
+SCOPES = ScopeReader()
 FEW = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

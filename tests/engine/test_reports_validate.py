@@ -17,11 +17,11 @@ from asrch.commands.show import run_show
 from asrch.commands.survey import run_survey
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions
-from asrch.engine.scopes import TreeSitterScopes
+from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from tests.golden.corpora_sample_show import cap_60000, retention_6000
 
-SCOPES = TreeSitterScopes()
+SCOPES = ScopeReader()
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 

@@ -34,7 +34,7 @@ from asrch.domain.definitions import NameLines
 from asrch.engine.scopes.astray import astray_from
 from asrch.engine.scopes.grammars import Grammar, load_language
 from asrch.engine.scopes.parse import Budget, OverBudgetError, parse
-from asrch.engine.scopes.reader import grammar_and_source, line_starts
+from asrch.engine.scopes.source import grammar_and_source, line_starts
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

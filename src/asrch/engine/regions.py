@@ -23,7 +23,7 @@ from asrch.domain.regions import Region, header_from
 from asrch.domain.scout import kind_of
 from asrch.engine.headers import marks_tests
 from asrch.engine.scopes.parse import parse
-from asrch.engine.scopes.reader import grammar_and_source
+from asrch.engine.scopes.source import grammar_and_source
 
 if TYPE_CHECKING:
     from tree_sitter import Node

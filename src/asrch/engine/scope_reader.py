@@ -13,9 +13,9 @@ if TYPE_CHECKING:
 
     from asrch.domain.definitions import NameLines, NotParsed
     from asrch.domain.lines import Definition, Placements, SourceLine, Unplaced
-    from asrch.domain.ports import Scopes
     from asrch.domain.regions import Region
     from asrch.domain.units import Around
+    from asrch.engine.scopes import TreeSitterScopes
 
 
 class ScopeReader:
@@ -26,7 +26,7 @@ class ScopeReader:
     def __init__(self, cwd: str | None = None, here: Callable[[str], str] | None = None) -> None:
         self._cwd = cwd
         self._here = here
-        self._parser: Scopes | None = None
+        self._parser: TreeSitterScopes | None = None
 
     def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
         return self._loaded().of(file, lines)
@@ -35,13 +35,19 @@ class ScopeReader:
         return self._loaded().around(file, line)
 
     def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
-        return self._loaded().names(file, lines)
+        """D52: `engine/definitions.py` on the file as the scope reader reads it."""
+        from asrch.engine.definitions import read_definitions
+
+        return read_definitions(self._path(file), file, lines)
 
     def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
         return self._loaded().units(file, lines)
 
     def regions(self, file: str) -> tuple[Region, ...]:
-        return self._loaded().regions(file)
+        """D53: `engine/regions.py` on the file as the scope reader reads it."""
+        from asrch.engine.regions import read_regions
+
+        return read_regions(self._path(file), file)
 
     def headers(self, files: Sequence[str]) -> dict[str, Region]:
         """D53 in scout: read without a parse, so without tree-sitter loaded."""
@@ -56,14 +62,16 @@ class ScopeReader:
 
         if not may_hold_tests(self._path(file), file):
             return ()
-        return self._loaded().tests(file)
+        from asrch.engine.regions import read_tests
+
+        return read_tests(self._path(file), file)
 
     def _path(self, file: str) -> str:
         if self._here is not None:
             return self._here(file)
         return file if self._cwd is None else os.path.join(self._cwd, file)
 
-    def _loaded(self) -> Scopes:
+    def _loaded(self) -> TreeSitterScopes:
         if self._parser is None:
             from asrch.engine.scopes import TreeSitterScopes
 

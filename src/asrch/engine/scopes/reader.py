@@ -4,18 +4,17 @@ turns the walk to each asked line into its scope lines (or `innermost`, `show --
 from __future__ import annotations
 
 import os
-import stat
-from itertools import accumulate
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
-from asrch.domain.limits import SCOPE_DEPTH, SCOPE_MAX_BYTES, SCOPE_NODE_VISITS
+from asrch.domain.limits import SCOPE_DEPTH, SCOPE_MAX_BYTES
 from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
-from asrch.engine.decoding import as_rg_reads
 from asrch.engine.scopes.astray import astray_from
 from asrch.engine.scopes.first_branches import FirstBranches
 from asrch.engine.scopes.grammars import grammar_of
-from asrch.engine.scopes.parse import Budget, OverBudgetError, file_deadline, parse
-from asrch.engine.scopes.verdicts import Verdicts
+from asrch.engine.scopes.parse import OverBudgetError, file_deadline, parse
+from asrch.engine.scopes.source import line_starts, read_source
+from asrch.engine.scopes.units import units_in
+from asrch.engine.scopes.verdicts import verdicts_of
 from asrch.engine.scopes.walk import Walk, header_row, name_span, placed
 
 if TYPE_CHECKING:
@@ -23,8 +22,6 @@ if TYPE_CHECKING:
 
     from tree_sitter import Tree
 
-    from asrch.domain.definitions import NameLines, NotParsed
-    from asrch.domain.regions import Region
     from asrch.domain.units import Around
     from asrch.engine.scopes.grammars import Grammar
 
@@ -47,22 +44,6 @@ def _heads(walk: Walk, row: int, start: int, text: bytes) -> bool:
         if around.start_byte == first:
             return True
     return own.start_byte < start
-
-
-def line_starts(data: bytes) -> list[int]:
-    """The byte offset of each line (rows as tree-sitter counts them, by `\n`)."""
-    # split and accumulate run in C: a 10,000-line file in well under a millisecond.
-    before = accumulate(map(len, data.split(b"\n")), initial=0)
-    return [total + row for row, total in enumerate(before)][:-1]
-
-
-def verdicts_of(grammar: Grammar, data: bytes, deadline: float) -> Verdicts:
-    """The verdicts of the walk on the file as written: in C and C++, every `#if` branch
-    read after the other (`Verdicts.configurations`)."""
-    verdicts = Verdicts(Budget(SCOPE_NODE_VISITS, deadline), grammar)
-    verdicts.data = data
-    verdicts.configurations = grammar.preprocessor
-    return verdicts
 
 
 def innermost(data: bytes, grammar: Grammar, line: int) -> Definition | Unplaced:
@@ -119,7 +100,8 @@ def _target(line: SourceLine, text: bytes) -> int:
 
 
 class TreeSitterScopes:
-    """`Scopes` by tree-sitter, reading files as the searcher does from `cwd`."""
+    """Scope lines, definitions around a line and units by tree-sitter (`Scopes`' `of`,
+    `around`, `units`), reading files as the searcher does from `cwd`."""
 
     def __init__(self, cwd: str | None = None, here: Callable[[str], str] | None = None) -> None:
         self._cwd = cwd
@@ -203,36 +185,9 @@ class TreeSitterScopes:
             return "unreadable"
         return "too_large" if size > SCOPE_MAX_BYTES else "unreadable"
 
-    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
-        """D52: `engine/definitions.py` on the file as this reader reads it."""
-        from asrch.engine.definitions import read_definitions
-
-        return read_definitions(self._path(file), file, lines)
-
     def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
         """D51: `engine/scopes/units.py` on the file as this reader reads it."""
-        from asrch.engine.scopes.units import units_in
-
         return units_in(self._path(file), file, lines, self._parse)
-
-    def regions(self, file: str) -> tuple[Region, ...]:
-        """D53: `engine/regions.py` on the file as this reader reads it."""
-        from asrch.engine.regions import read_regions
-
-        return read_regions(self._path(file), file)
-
-    def headers(self, files: Sequence[str]) -> dict[str, Region]:
-        """D53 in scout: `engine/headers.py`, no parse."""
-        from asrch.engine.headers import read_header
-
-        found = {file: read_header(self._path(file), file) for file in files}
-        return {file: region for file, region in found.items() if region is not None}
-
-    def tests(self, file: str) -> tuple[Region, ...]:
-        """D53 in scout: `engine/regions.read_tests` on the file as this reader reads it."""
-        from asrch.engine.regions import read_tests
-
-        return read_tests(self._path(file), file)
 
     def _path(self, file: str) -> str:
         if self._here is not None:
@@ -242,48 +197,3 @@ class TreeSitterScopes:
     def _read(self, file: str) -> bytes | None:
         data = read_source(self._path(file))
         return None if isinstance(data, str) else data
-
-
-def grammar_and_source(
-    path: str, file: str
-) -> tuple[Grammar, bytes] | Literal["no_grammar", "too_large", "unreadable"]:
-    """`file`'s grammar and its bytes (opened at `path`, as `read_source` reads them), or
-    why a reader of parses gets neither: the one preamble of units, names and regions."""
-    grammar = grammar_of(file)
-    if grammar is None:
-        return "no_grammar"
-    data = read_source(path)
-    if isinstance(data, str):
-        return data
-    return grammar, data
-
-
-def read_source(path: str) -> bytes | Literal["too_large", "unreadable"]:
-    """The file's bytes as rg reads them (a byte-order mark decides: rows are rg's lines),
-    if it is a regular file of at most `SCOPE_MAX_BYTES`, else why not: opened without
-    blocking (a FIFO swapped in since rg read the file would block `open` forever), and
-    read to its end."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return "unreadable"
-    try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
-            return "unreadable"
-        if status.st_size > SCOPE_MAX_BYTES:
-            return "too_large"
-        parts: list[bytes] = []
-        size = 0
-        while size <= SCOPE_MAX_BYTES:
-            part = os.read(fd, SCOPE_MAX_BYTES + 1 - size)
-            if not part:
-                break
-            parts.append(part)
-            size += len(part)
-        return "too_large" if size > SCOPE_MAX_BYTES else as_rg_reads(b"".join(parts))
-    except OSError:
-        return "unreadable"
-    finally:
-        os.close(fd)

@@ -14,7 +14,8 @@ from asrch.domain.limits import SCOPE_FOLD_MIN, SCOPE_NODE_VISITS, SCOPE_UNIT_MA
 from asrch.domain.units import Around, Fold, Unit, UnitKind
 from asrch.engine.scopes.astray import astray_from
 from asrch.engine.scopes.parse import Budget, OverBudgetError, file_deadline, parse
-from asrch.engine.scopes.reader import grammar_and_source, line_starts, verdicts_of
+from asrch.engine.scopes.source import grammar_and_source, line_starts
+from asrch.engine.scopes.verdicts import verdicts_of
 from asrch.engine.scopes.walk import path_to, placed
 
 if TYPE_CHECKING:

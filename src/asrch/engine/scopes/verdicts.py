@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from asrch.domain.limits import SCOPE_NODE_VISITS
 from asrch.engine.scopes.grammars import C_PREPROC
 from asrch.engine.scopes.item_macros import MacroItems, macro_items
+from asrch.engine.scopes.parse import Budget
 from asrch.engine.scopes.preprocessor import Groups, astride, read_groups
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from asrch.engine.scopes.grammars import Grammar
-    from asrch.engine.scopes.parse import Budget
 
 Up = tuple["Node | None", "Node | None"]
 """A node's grandparent and parent (None: none, or not known), as the walk down met them.
@@ -295,3 +296,12 @@ class Verdicts:
                 more = cursor.goto_next_sibling()
             self._broken[key] = found
         return self._broken[key]
+
+
+def verdicts_of(grammar: Grammar, data: bytes, deadline: float) -> Verdicts:
+    """The verdicts of the walk on the file as written: in C and C++, every `#if` branch
+    read after the other (`Verdicts.configurations`)."""
+    verdicts = Verdicts(Budget(SCOPE_NODE_VISITS, deadline), grammar)
+    verdicts.data = data
+    verdicts.configurations = grammar.preprocessor
+    return verdicts
