@@ -16,10 +16,10 @@ import pytest
 from asrch.domain.text_safety import json_text
 from asrch.engine.scopes import TreeSitterScopes
 from asrch.render.scout import is_the_path
-from tests.contract import toon
 from tests.contract.schemas import COMMANDS, as_pydantic_prints, one_answer
 from tests.golden.examples import Example, parse_examples
 from tests.golden.runner import Trees, run_example, slug, spec_pairs
+from tests.support import toon
 from tests.support.source_lines import file_lines
 
 

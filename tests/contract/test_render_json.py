@@ -29,8 +29,8 @@ from asrch.render.lines import cap_text
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
 from asrch.spelling import COMMAND_LINE
-from tests.contract import toon
 from tests.contract.schemas import one_answer
+from tests.support import toon
 
 # Names as the file system and argv hand them over: any bytes, surrogate-escaped.
 names = st.binary(min_size=1, max_size=40).map(os.fsdecode) | st.text(min_size=1, max_size=40)

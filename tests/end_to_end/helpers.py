@@ -1,4 +1,5 @@
-"""Running asrch on hostile material, and the invariants every run must keep.
+"""Running asrch on hostile material, and the invariants every run must keep. A text
+answer is read by the suite's one reader (`tests/support/toon.py`).
 
 Every subprocess call has a timeout: a hang fails the test instead of the suite.
 """
@@ -117,90 +118,6 @@ def check_input_error(run: Result) -> None:
         assert rest in helps, str(run)
 
 
-# --- the D2 value form, decoded -----------------------------------------------------
-
-_NAMED = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
-
-
-def read_value(text: str, pos: int = 0) -> tuple[str, int]:
-    """One D2 value starting at `pos` (up to a `,` or the end); the value and the end.
-
-    The inverse of `asrch.domain.text_safety.quote`: `\\xNN` is one undecodable byte, given
-    back as the surrogate escape `os.fsencode` turns into that byte.
-    """
-    if not text.startswith('"', pos):
-        end = text.find(",", pos)
-        end = len(text) if end < 0 else end
-        return text[pos:end], end
-    out: list[str] = []
-    i = pos + 1
-    while True:
-        char = text[i]
-        if char == '"':
-            return "".join(out), i + 1
-        if char != "\\":
-            out.append(char)
-            i += 1
-            continue
-        kind = text[i + 1]
-        if kind in _NAMED:
-            out.append(_NAMED[kind])
-            i += 2
-        elif kind == "x":
-            byte = int(text[i + 2 : i + 4], 16)
-            assert byte >= 0x80, f"\\x{byte:02x} is not an undecodable byte"
-            out.append(chr(0xDC00 + byte))
-            i += 4
-        elif kind == "u":
-            out.append(chr(int(text[i + 2 : i + 6], 16)))
-            i += 6
-        elif kind == "U":
-            out.append(chr(int(text[i + 2 : i + 10], 16)))
-            i += 10
-        else:
-            raise AssertionError(f"unknown escape \\{kind} in {text!r}")
-
-
-def decode_value(text: str) -> str:
-    value, end = read_value(text)
-    assert end == len(text), f"trailing text after a value: {text!r}"
-    return value
-
-
-def decode_row(line: str) -> list[str]:
-    """A table row (without its indent): comma-separated D2 values."""
-    values: list[str] = []
-    pos = 0
-    while True:
-        value, pos = read_value(line, pos)
-        values.append(value)
-        if pos == len(line):
-            return values
-        assert line[pos] == ",", f"no comma after a value at {pos}: {line!r}"
-        pos += 1
-
-
-def field(out: str, key: str, indent: str = "  ") -> str:
-    """The decoded value of the first `key: value` line."""
-    prefix = f"{indent}{key}: "
-    for line in out.splitlines():
-        if line.startswith(prefix):
-            return decode_value(line[len(prefix) :])
-    raise AssertionError(f"no field {key!r} in\n{out}")
-
-
-def table(out: str, header: str, indent: str = "  ") -> list[list[str]]:
-    """Decoded rows of the table under the line `header` (`top_files[path,matches]:`)."""
-    lines = out.splitlines()
-    start = next(i for i, ln in enumerate(lines) if ln.strip() == header) + 1
-    rows: list[list[str]] = []
-    for line in lines[start:]:
-        if not line.startswith(indent) or line.startswith(indent + " "):
-            break
-        rows.append(decode_row(line[len(indent) :]))
-    return rows
-
-
 def as_json(run: Result) -> dict[str, Any]:
     """The same run's JSON answer (D27): every field, those the text does not repeat
     (D42) and the tables it leaves out included."""
@@ -223,31 +140,3 @@ def unjson(value: str) -> str:
         lambda m: "\\" if m[1] is None else chr(0xDC00 + int(m[1], 16)),
         value,
     )
-
-
-def overall(out: str) -> list[list[str]]:
-    """survey's per-term rows, `[term, matches, files, ...]`: `overall`, or with 1 path
-    the one table `terms` (D42)."""
-    if "\noverall[" in "\n" + out:
-        return table(out, "overall[term,matches,files,dominant_path]:")
-    return table(out, "terms[term,matches,files,top_file]:")
-
-
-def survey_by_path(out: str) -> list[tuple[str, list[list[str]]]]:
-    """survey's `by_path` entries: each candidate path and its decoded term rows."""
-    entries: list[tuple[str, list[list[str]]]] = []
-    for line in out.splitlines():
-        if line.startswith("  - path: "):
-            entries.append((decode_value(line.removeprefix("  - path: ")), []))
-        elif line.startswith("      ") and entries:
-            entries[-1][1].append(decode_row(line.removeprefix("      ")))
-    return entries
-
-
-def notes(out: str) -> list[str]:
-    return [line for line in out.splitlines() if line.startswith("note: ")]
-
-
-def name_of(value: str) -> bytes:
-    """A decoded path value back to the file-system bytes it names."""
-    return os.fsencode(value)

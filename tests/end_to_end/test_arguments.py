@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.text_safety import quote
-from tests.end_to_end.helpers import as_json, asrch, asrch_many, check_invariants, field
+from tests.end_to_end.helpers import as_json, asrch, asrch_many, check_invariants
 from tests.support.cli import Result
+from tests.support.toon import field
 
 FILE_LINES = 30
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,16 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.end_to_end.helpers import (
-    LINE_CAP,
-    as_json,
-    asrch,
-    asrch_many,
-    check_invariants,
-    field,
-    notes,
-)
+from tests.end_to_end.helpers import LINE_CAP, as_json, asrch, asrch_many, check_invariants
 from tests.support.cli import Result
+from tests.support.toon import field, notes
 
 HUGE = 10_000_000
 JP = "日本語テキスト"

@@ -16,16 +16,9 @@ import pytest
 
 from asrch.domain.exclusions import EXCLUDED_FILES
 from asrch.engine.binary import resolve_rg
-from tests.end_to_end.helpers import (
-    as_json,
-    asrch,
-    check_invariants,
-    field,
-    notes,
-    overall,
-    ranked,
-)
+from tests.end_to_end.helpers import as_json, asrch, check_invariants, ranked
 from tests.end_to_end.test_tree import _unprivileged
+from tests.support.toon import field, notes, overall
 
 
 def test_user_git_configuration_does_not_change_counts(tmp_path: Path) -> None:

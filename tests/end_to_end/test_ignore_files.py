@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.end_to_end.helpers import asrch, check_invariants, field
+from tests.end_to_end.helpers import asrch, check_invariants
+from tests.support.toon import field
 
 
 def _tree(root: Path) -> Path:

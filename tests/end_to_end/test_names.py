@@ -18,18 +18,9 @@ import pytest
 from asrch.domain.limits import SCOUT_LIST_MAX
 from asrch.domain.scout import KINDS as FILE_KINDS
 from asrch.domain.scout import kind_of
-from tests.end_to_end.helpers import (
-    asrch,
-    asrch_many,
-    check_invariants,
-    decode_row,
-    field,
-    overall,
-    ranked,
-    survey_by_path,
-    table,
-)
+from tests.end_to_end.helpers import asrch, asrch_many, check_invariants, ranked
 from tests.support.cli import Result
+from tests.support.toon import field, overall, read, survey_by_path, table
 
 NAMES: tuple[bytes, ...] = (
     b"space name.txt",
@@ -207,7 +198,7 @@ def _check_scout(run: Result, path: bytes, n: int) -> None:
     lines = run.out.splitlines()
     assert n <= SCOUT_LIST_MAX
     assert lines[:3] == ["scout:", f"  matches: {n}", "  files: 1"], run.out
-    assert _text(decode_row(lines[3])[0]) == path
+    assert _text(read(run.out).listed[0][0]) == path
     assert lines[4:] == [f"{k}:needle here" for k in range(1, n + 1)]
 
 

@@ -22,14 +22,8 @@ from pathlib import Path
 import pytest
 
 from asrch.domain.exclusions import EXCLUDED_DIRS, EXCLUDED_FILES
-from tests.end_to_end.helpers import (
-    asrch,
-    asrch_many,
-    check_invariants,
-    field,
-    overall,
-    ranked,
-)
+from tests.end_to_end.helpers import asrch, asrch_many, check_invariants, ranked
+from tests.support.toon import field, overall
 
 CAP = 50_000
 

@@ -13,16 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.end_to_end.helpers import (
-    Arg,
-    asrch,
-    asrch_many,
-    check_invariants,
-    field,
-    notes,
-    ranked,
-)
+from tests.end_to_end.helpers import Arg, asrch, asrch_many, check_invariants, ranked
 from tests.support.cli import Result
+from tests.support.toon import field, notes
 
 
 @pytest.fixture(scope="module")

@@ -16,15 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.end_to_end.helpers import (
-    LINE_CAP,
-    asrch,
-    asrch_many,
-    check_invariants,
-    field,
-    notes,
-    ranked,
-)
+from tests.end_to_end.helpers import LINE_CAP, asrch, asrch_many, check_invariants, ranked
+from tests.support.toon import field, notes
 
 NOBODY = 65534
 _PROBE = (sys.executable, "-c", "pass")

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from asrch.engine.binary import resolve_rg
-from tests.end_to_end.helpers import as_json, asrch, check_invariants, notes
+from tests.end_to_end.helpers import as_json, asrch, check_invariants
+from tests.support.toon import notes
 
 NOTE_MAX = 160
 

@@ -1,12 +1,16 @@
-"""A small reader of asrch's text answers (D1, D2, D7), written apart from the renderers.
+"""The suite's one reader of asrch's text answers (D1, D2, D7), written apart from the
+renderers.
 
 It reads what a user sees, so a test can hold the JSON answer to the text answer's
-numbers without trusting the code that wrote either.
+numbers, or a name on disk to the row that shows it, without trusting the code that wrote
+either. `read` parses a whole answer (any line it does not understand is an error);
+`field`, `table`, `overall`, `survey_by_path` and `notes` are a test's questions to it.
 """
 
+import dataclasses
 import re
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 _BLOCK = re.compile(r"^([a-z_]+):$")
 _TABLE = re.compile(r"^( *)([a-z_]+)\[([a-z_,]+)\]:$")
@@ -24,10 +28,13 @@ _ELIDED = re.compile(r"-- [0-9]+ lines( of (docstring|comment) \([0-9]+-[0-9]+\)
 _REST = re.compile(r"-- ([0-9]+) more lines of the unit \(([0-9]+)-([0-9]+)\) --")
 _SCOPE = re.compile(r"^(\d+)=(.*)$")
 _ESCAPE = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+_CODE_POINT = {"u": 4, "U": 8}
+"""How many hex digits follow `\\u` and `\\U`."""
 
 
 def decode(token: str) -> str:
-    """One D2 value: bare, or quoted with `\\"`, `\\\\`, `\\n`, `\\uXXXX`, `\\xNN` escapes."""
+    """One D2 value: bare, or quoted with `\\"`, `\\\\`, `\\n`, `\\r`, `\\t`, `\\uXXXX`,
+    `\\UXXXXXXXX` and `\\xNN` escapes; the inverse of `asrch.domain.text_safety.quote`."""
     if not token.startswith('"'):
         return token
     if len(token) < 2 or not token.endswith('"'):
@@ -43,12 +50,16 @@ def decode(token: str) -> str:
         if kind in _ESCAPE:
             out.append(_ESCAPE[kind])
             i += 2
-        elif kind == "u":
-            out.append(chr(int(body[i + 2 : i + 6], 16)))
-            i += 6
+        elif kind in _CODE_POINT:
+            digits = _CODE_POINT[kind]
+            out.append(chr(int(body[i + 2 : i + 2 + digits], 16)))
+            i += 2 + digits
         elif kind == "x":
-            # An undecodable byte, as os.fsdecode keeps it.
-            out.append(chr(0xDC00 + int(body[i + 2 : i + 4], 16)))
+            # An undecodable byte, as os.fsdecode keeps it (os.fsencode gives it back).
+            byte = int(body[i + 2 : i + 4], 16)
+            if byte < 0x80:
+                raise ValueError(f"\\x{byte:02x} is not an undecodable byte in {token!r}")
+            out.append(chr(0xDC00 + byte))
             i += 4
         else:
             raise ValueError(f"unknown escape \\{kind} in {token!r}")
@@ -101,7 +112,7 @@ def count(value: str) -> tuple[int, bool]:
 @dataclass
 class Table:
     columns: tuple[str, ...]
-    rows: list[dict[str, str]] = field(default_factory=list)
+    rows: list[dict[str, str]] = dataclasses.field(default_factory=list)
 
 
 @dataclass
@@ -119,29 +130,29 @@ class Cluster:
     index: int | None
     of: int | None
     """`cluster I/C`: None where the text leaves it out (1 page)."""
-    snippets: list[list[Line]] = field(default_factory=list)
+    snippets: list[list[Line]] = dataclasses.field(default_factory=list)
 
 
 @dataclass
 class Answer:
     block: str = ""
-    fields: dict[str, str] = field(default_factory=dict)
-    tables: dict[str, Table] = field(default_factory=dict)
-    sections: list[tuple[str, Table]] = field(default_factory=list)
+    fields: dict[str, str] = dataclasses.field(default_factory=dict)
+    tables: dict[str, Table] = dataclasses.field(default_factory=dict)
+    sections: list[tuple[str, Table]] = dataclasses.field(default_factory=list)
     """survey's `by_path` items: the path and its `terms` table."""
     sections_declared: int | None = None
-    clusters: list[Cluster] = field(default_factory=list)
-    snippets: list[list[Line]] = field(default_factory=list)
+    clusters: list[Cluster] = dataclasses.field(default_factory=list)
+    snippets: list[list[Line]] = dataclasses.field(default_factory=list)
     """Snippets outside any cluster (`show`)."""
-    notes: list[str] = field(default_factory=list)
-    scopes: list[tuple[int, str]] = field(default_factory=list)
-    folded: list[tuple[int, int, int, str]] = field(default_factory=list)
+    notes: list[str] = dataclasses.field(default_factory=list)
+    scopes: list[tuple[int, str]] = dataclasses.field(default_factory=list)
+    folded: list[tuple[int, int, int, str]] = dataclasses.field(default_factory=list)
     """The `N=text` scope lines (D31), in answer order."""
     rest: tuple[int, int, int] | None = None
     """`-- K more lines of the unit (A-B) --` (a long unit's beginning, issue 40)."""
-    lists: dict[str, list[str]] = field(default_factory=dict)
+    lists: dict[str, list[str]] = dataclasses.field(default_factory=dict)
     """Header fields written as inline lists (`globs[2]: "*.py","!t/**"`)."""
-    listed: list[tuple[str, list[Line]]] = field(default_factory=list)
+    listed: list[tuple[str, list[Line]]] = dataclasses.field(default_factory=list)
     """A scout's listed files (D32): each path line and the lines under it."""
     next: list[str] | None = None
     """The `next:` line's command, split as a shell splits it."""
@@ -152,7 +163,8 @@ def read(text: str) -> Answer:
     answer = Answer()
     table: Table | None = None
     snippets = answer.snippets
-    for line in text.removesuffix("\n").split("\n"):
+    lines = text.removesuffix("\n").split("\n") if text else []  # "": a refused run's
+    for line in lines:
         if line.startswith("note: "):
             answer.notes.append(line.removeprefix("note: "))
         elif line.startswith("next: "):
@@ -208,3 +220,49 @@ def read(text: str) -> Answer:
         else:
             raise ValueError(f"not a line of a text answer: {line!r}")
     return answer
+
+
+# --- a test's questions to an answer ------------------------------------------------
+
+
+def field(out: str, key: str) -> str:
+    """The decoded value of the header's `key: value` line."""
+    fields = read(out).fields
+    assert key in fields, f"no field {key!r} in\n{out}"
+    return fields[key]
+
+
+_NAMED_TABLE = re.compile(r"([a-z_]+)\[([a-z_,]+)\]:")
+
+
+def table(out: str, header: str) -> list[list[str]]:
+    """The decoded rows of the table under the line `header` (`top_files[path,matches]:`),
+    each in the header's column order."""
+    named = _NAMED_TABLE.fullmatch(header)
+    assert named, f"not a table header: {header!r}"
+    columns = tuple(named[2].split(","))
+    found = read(out).tables.get(named[1])
+    assert found is not None and found.columns == columns, f"no table {header!r} in\n{out}"
+    return [[row[column] for column in columns] for row in found.rows]
+
+
+def overall(out: str) -> list[list[str]]:
+    """survey's per-term rows, `[term, matches, files, ...]`: `overall`, or with 1 path
+    the one table `terms` (D42)."""
+    tables = read(out).tables
+    if "overall" in tables:
+        return table(out, "overall[term,matches,files,dominant_path]:")
+    return table(out, "terms[term,matches,files,top_file]:")
+
+
+def survey_by_path(out: str) -> list[tuple[str, list[list[str]]]]:
+    """survey's `by_path` entries: each candidate path and its decoded term rows."""
+    return [
+        (path, [[row[column] for column in terms.columns] for row in terms.rows])
+        for path, terms in read(out).sections
+    ]
+
+
+def notes(out: str) -> list[str]:
+    """The answer's `note: ...` lines, whole."""
+    return [f"note: {note}" for note in read(out).notes]
