@@ -3,9 +3,10 @@ on each other interpreter found (D23), lint, typecheck, update, bench.
 
 The suite is mostly real asrch and rg runs, so it runs on every core (pytest-xdist).
 `tests` runs every test, the slow tier (`@pytest.mark.slow`, the long oracle checks)
-included, on the interpreter nox runs on; `tests-on-3.X` runs the default tier on each
-other interpreter, and a missing one is named at the end (`interpreters`). Each run
-fails when a tier it was asked for ran no test (`--tiers`, tests/conftest.py).
+included, on the interpreter nox runs on, and its property tests draw their full counts
+(the hypothesis profile `more`, tests/support/tiers.py); `tests-on-3.X` runs the default
+tier on each other interpreter, and a missing one is named at the end (`interpreters`).
+Each run fails when a tier it was asked for ran no test (`--tiers`, tests/conftest.py).
 """
 
 import os
@@ -42,18 +43,23 @@ PARALLEL = ("-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder")
 TESTED = ".[test,mcp]"
 
 
-def _pytest(session: nox.Session, *, tiers: str, chosen: tuple[str, ...] = ()) -> None:
-    """pytest on every core; without arguments of the caller's, the run fails unless each
-    of `tiers` ran a test (D50). `nox -s tests -- tests/domain` narrows it, unchecked."""
+def _pytest(
+    session: nox.Session, *, tiers: str, chosen: tuple[str, ...] = (), profile: str = "asrch"
+) -> None:
+    """pytest on every core, the property tests drawing as many examples as the hypothesis
+    `profile` says; without arguments of the caller's, the run fails unless each of
+    `tiers` ran a test (D50). `nox -s tests -- tests/domain` narrows it, unchecked."""
     checked = () if session.posargs else ("--tiers", tiers)
-    session.run("pytest", "-q", *PARALLEL, *chosen, *checked, *session.posargs)
+    env = {"HYPOTHESIS_PROFILE": profile}
+    session.run("pytest", "-q", *PARALLEL, *chosen, *checked, *session.posargs, env=env)
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Every test once, the slow tier included, on the interpreter nox runs on (D50)."""
+    """Every test once, the slow tier included, on the interpreter nox runs on (D50), the
+    property tests drawing their full counts."""
     session.install("-e", TESTED)
-    _pytest(session, tiers="default,slow")
+    _pytest(session, tiers="default,slow", profile="more")
 
 
 @nox.session(name="tests-on", python=OTHERS)
@@ -66,8 +72,8 @@ def tests_on(session: nox.Session) -> None:
 
 @nox.session(python=PYTHONS[-1])
 def slow(session: nox.Session) -> None:
-    """The long checks (`@pytest.mark.slow`) alone: the stdlib oracle, more random
-    examples, the context benchmark end to end. `nox` runs them in `tests`."""
+    """The long checks (`@pytest.mark.slow`) alone: the oracles on the stdlib, a real
+    install, the context benchmark end to end. `nox` runs them in `tests`."""
     session.install("-e", TESTED)
     _pytest(session, tiers="slow", chosen=("-m", "slow"))
 

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import settings
 
 from asrch.engine import process
+from tests.support.tiers import MORE
 
 # No test here times anything (speed is measured in bench/, against rg): hypothesis'
 # per-example deadline would only make examples fail when the machine is busy.
@@ -14,7 +15,13 @@ from asrch.engine import process
 # the same commit draws the same examples, so a run's colour is the code's, not the
 # seed's. Outside CI they stay random, which is how the draws find new cases.
 settings.register_profile("asrch", deadline=None, derandomize=bool(os.environ.get("CI")))
-settings.load_profile("asrch")
+# `more`: the same settings; the property tests that draw few examples in an ordinary run
+# draw their full counts under it (tests/support/tiers.py). nox's `tests` session, the
+# one run of every test (D50), sets HYPOTHESIS_PROFILE=more.
+settings.register_profile(MORE, settings.get_profile("asrch"))
+_PROFILES = ("asrch", MORE)
+_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or "asrch"
+settings.load_profile(_PROFILE if _PROFILE in _PROFILES else "asrch")  # else refused below
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -94,6 +101,10 @@ def _required(config: pytest.Config) -> list[str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     _required(config)  # a misspelt tier stops the run before it starts
+    if _PROFILE not in _PROFILES:  # and so does a misspelt profile
+        raise pytest.UsageError(
+            f"HYPOTHESIS_PROFILE={_PROFILE}: unknown profile; allowed: {', '.join(_PROFILES)}"
+        )
     _ran.clear()
 
 

@@ -8,7 +8,7 @@ from asrch.domain.errors import InputError
 from asrch.domain.filters import compile_glob, components, make_filters
 from asrch.domain.words import spelled
 from asrch.spelling import COMMAND_LINE
-from tests.support import tiers
+from tests.support.tiers import examples
 
 TYPES = {"py": ("*.py", "*.pyi"), "make": ("[Mm]akefile", "*.mk"), "c": ("*.[chH]",)}
 
@@ -212,8 +212,7 @@ GLOBS_AND_NAMES = {
 }
 
 
-# 200 examples in the default tier, 600 in the slow tier's twin (tests/support/tiers.py).
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200, more=600), deadline=None)
 @given(**GLOBS_AND_NAMES)
 def test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one(
     glob: str, names: list[str]
@@ -234,15 +233,6 @@ def test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one(
         if linear is not None:
             assert (re.fullmatch(linear, name, re.DOTALL) is not None) is expected, (glob, name)
         assert compiled.matches(name.split("/"), is_dir=False) is expected, (glob, name)
-
-
-@pytest.mark.slow
-@settings(max_examples=600, deadline=None)
-@given(**GLOBS_AND_NAMES)
-def test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one_more(
-    glob: str, names: list[str]
-) -> None:
-    tiers.body(test_the_automaton_and_the_linear_regex_agree_with_the_backtracking_one)(glob, names)
 
 
 def test_a_hostile_glob_is_matched_in_linear_time() -> None:

@@ -19,11 +19,17 @@ from hypothesis import strategies as st
 from asrch.domain.text_safety import quote
 from tests.end_to_end.helpers import as_json, asrch, asrch_many, check_invariants
 from tests.support.cli import Result
+from tests.support.tiers import examples
 from tests.support.toon import field
 
 FILE_LINES = 30
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# asrch runs per example: 25 examples in an ordinary run, 200 under the profile `more`
+# (tests/support/tiers.py).
+RUNS = settings(
+    max_examples=examples(25, more=200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @pytest.fixture(scope="module")
@@ -70,29 +76,15 @@ def _twice(argv: list[str], cwd: Path) -> Result:
     return first
 
 
-def _terms_body(tree: Path) -> Callable[[str, list[str], str], None]:
-    def body(command: str, mode: list[str], term: str) -> None:
-        path = "." if command in ("scout", "survey") else "f.txt"
-        run = _twice(_command(command, mode, term, path), tree)
-        if term == "" or len(mode) == 2 or (command == "survey" and mode == ["--regex"]):
-            assert run.status == 2, str(run)
-        if run.status == 0 and command != "survey":
-            field(run.out, "matches")  # a report, not an error
-
-    return body
-
-
-@FAST
+@RUNS
 @given(command=commands, mode=modes, term=terms)
 def test_random_terms(tree: Path, command: str, mode: list[str], term: str) -> None:
-    _terms_body(tree)(command, mode, term)
-
-
-@pytest.mark.slow
-@SLOW
-@given(command=commands, mode=modes, term=terms)
-def test_random_terms_more(tree: Path, command: str, mode: list[str], term: str) -> None:
-    _terms_body(tree)(command, mode, term)
+    path = "." if command in ("scout", "survey") else "f.txt"
+    run = _twice(_command(command, mode, term, path), tree)
+    if term == "" or len(mode) == 2 or (command == "survey" and mode == ["--regex"]):
+        assert run.status == 2, str(run)
+    if run.status == 0 and command != "survey":
+        field(run.out, "matches")  # a report, not an error
 
 
 NUMBER_OPTIONS: dict[str, tuple[str, Callable[[int], bool], str]] = {
@@ -136,50 +128,34 @@ def _check_number_used(run: Result, option: str, number: int) -> None:
         assert answer[option.removeprefix("--")] == number, str(run)
 
 
-def _numbers_body(tree: Path) -> Callable[[str, int | str, bool], None]:
-    def body(option: str, value: int | str, joined: bool) -> None:
-        """D25: digits 0-9 only, read exactly; anything else names the value as typed."""
-        command, allowed, words = NUMBER_OPTIONS[option]
-        text = str(value)
-        spelled = [f"{option}={text}"] if joined or text.startswith("-") else [option, text]
-        # "line 1" matches 11 lines: few enough for show to print them.
-        run = asrch(command, *spelled, "line 1", "f.txt", cwd=tree)
-        check_invariants(run)
-        first = run.err.split("\n")[0]
-        if not ASCII_DIGITS.fullmatch(text):
-            assert run.status == 2, str(run)
-            want = f"error: {option} takes digits 0-9 only, got {quote(text)}; allowed: {words}"
-            assert first == want, str(run)
-        elif len(text.lstrip("0")) > MOST_DIGITS:
-            assert run.status == 2, str(run)
-            assert first.startswith(f"error: {option} has {len(text.lstrip('0'))} digits"), first
-        else:
-            number = int(text.lstrip("0") or "0")  # Python reads no more digits than that
-            status = 0 if allowed(number) else 2
-            assert run.status == status, str(run)
-            if status == 2:
-                assert first.startswith(f"error: {option} {number} is out of range"), first
-            else:
-                _check_number_used(run, option, number)
-
-    return body
-
-
-@FAST
+@RUNS
 @given(**NUMBER_CASES)
 def test_numbers_are_digits_read_exactly(
     tree: Path, option: str, value: int | str, joined: bool
 ) -> None:
-    _numbers_body(tree)(option, value, joined)
-
-
-@pytest.mark.slow
-@SLOW
-@given(**NUMBER_CASES)
-def test_numbers_are_digits_read_exactly_more(
-    tree: Path, option: str, value: int | str, joined: bool
-) -> None:
-    _numbers_body(tree)(option, value, joined)
+    """D25: digits 0-9 only, read exactly; anything else names the value as typed."""
+    command, allowed, words = NUMBER_OPTIONS[option]
+    text = str(value)
+    spelled = [f"{option}={text}"] if joined or text.startswith("-") else [option, text]
+    # "line 1" matches 11 lines: few enough for show to print them.
+    run = asrch(command, *spelled, "line 1", "f.txt", cwd=tree)
+    check_invariants(run)
+    first = run.err.split("\n")[0]
+    if not ASCII_DIGITS.fullmatch(text):
+        assert run.status == 2, str(run)
+        want = f"error: {option} takes digits 0-9 only, got {quote(text)}; allowed: {words}"
+        assert first == want, str(run)
+    elif len(text.lstrip("0")) > MOST_DIGITS:
+        assert run.status == 2, str(run)
+        assert first.startswith(f"error: {option} has {len(text.lstrip('0'))} digits"), first
+    else:
+        number = int(text.lstrip("0") or "0")  # Python reads no more digits than that
+        status = 0 if allowed(number) else 2
+        assert run.status == status, str(run)
+        if status == 2:
+            assert first.startswith(f"error: {option} {number} is out of range"), first
+        else:
+            _check_number_used(run, option, number)
 
 
 # Tokens of every kind, for lines in any order: each command's options (and the
@@ -204,44 +180,28 @@ line_tokens = st.lists(
 )
 
 
-def _lines_body(tree: Path) -> Callable[[str, list[str]], None]:
-    def body(command: str, tokens: list[str]) -> None:
-        run = asrch(command, *tokens, cwd=tree)
-        check_invariants(run, frozenset({0, 2, 3}))
-        assert not CYCLOPTS_WORDING.search(run.err), str(run)
-        options = tokens[: tokens.index("--")] if "--" in tokens else tokens
-        helped = "--help" in options or "-h" in options
-        wrong = ALWAYS_WRONG & set(options) or any(options.count(f) > 1 for f in FLAGS)
-        if wrong and not helped:  # a help asked for is given, as on main (cyclopts)
-            assert run.status == 2, str(run)
-        if run.status == 0:  # an answer, as text or as one JSON object, or the help
-            # survey's block holds only repeated counts (D42): often its table comes first.
-            heads = (
-                (f"{command}:\n", "overall[", "terms[")
-                if command == "survey"
-                else (f"{command}:\n",)
-            )
-            text = run.out.startswith(heads)
-            assert text or helped or run.out.startswith('{"schema_version":"1",'), str(run)
-        if run.status == 3:
-            assert command == "show", str(run)
-
-    return body
-
-
-@FAST
+@RUNS
 @given(command=commands, tokens=line_tokens)
 def test_random_command_lines(tree: Path, command: str, tokens: list[str]) -> None:
     """D20 over lines in any order: an answer, a refusal, or one input error in asrch's
     words; never a traceback, cyclopts' wording or an undocumented status."""
-    _lines_body(tree)(command, tokens)
-
-
-@pytest.mark.slow
-@SLOW
-@given(command=commands, tokens=line_tokens)
-def test_random_command_lines_more(tree: Path, command: str, tokens: list[str]) -> None:
-    _lines_body(tree)(command, tokens)
+    run = asrch(command, *tokens, cwd=tree)
+    check_invariants(run, frozenset({0, 2, 3}))
+    assert not CYCLOPTS_WORDING.search(run.err), str(run)
+    options = tokens[: tokens.index("--")] if "--" in tokens else tokens
+    helped = "--help" in options or "-h" in options
+    wrong = ALWAYS_WRONG & set(options) or any(options.count(f) > 1 for f in FLAGS)
+    if wrong and not helped:  # a help asked for is given, as on main (cyclopts)
+        assert run.status == 2, str(run)
+    if run.status == 0:  # an answer, as text or as one JSON object, or the help
+        # survey's block holds only repeated counts (D42): often its table comes first.
+        heads = (
+            (f"{command}:\n", "overall[", "terms[") if command == "survey" else (f"{command}:\n",)
+        )
+        text = run.out.startswith(heads)
+        assert text or helped or run.out.startswith('{"schema_version":"1",'), str(run)
+    if run.status == 3:
+        assert command == "show", str(run)
 
 
 PATHS = {
@@ -259,7 +219,7 @@ PATHS = {
 }
 
 
-@settings(FAST, max_examples=20)
+@settings(RUNS, max_examples=20)
 @given(command=commands, path=st.sampled_from(sorted(PATHS)), mode=modes)
 def test_paths(tree: Path, command: str, path: str, mode: list[str]) -> None:
     run = asrch(*_command(command, mode, "needle", path), cwd=tree)

@@ -35,7 +35,7 @@ from asrch.engine.index import build as index_build
 from asrch.engine.index import candidates as index_candidates
 from asrch.engine.searcher import RipgrepSearcher
 from tests.support.cli import run_asrch
-from tests.support.tiers import body
+from tests.support.tiers import drawing_more, examples
 
 WORDS = [
     "alpha",
@@ -275,21 +275,17 @@ NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 SUPPRESSED = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 
 
-# No shrinking in the default tier: an example costs ~1 s, a shrink hundreds of them;
-# the slow twin shrinks.
-@settings(max_examples=8, suppress_health_check=SUPPRESSED, phases=NO_SHRINK)
+# An example costs ~1 s: 8 in an ordinary run, 30 under the profile `more`
+# (tests/support/tiers.py). No shrinking in an ordinary run (a shrink costs hundreds of
+# examples); under `more` a failure is shrunk.
+@settings(
+    max_examples=examples(8, more=30),
+    suppress_health_check=SUPPRESSED,
+    phases=tuple(Phase) if drawing_more() else NO_SHRINK,
+)
 @given(**STRATEGIES)
 def test_an_indexed_answer_is_the_scans(
     no_racy_window: None, first: Any, steps: Any, drawn: Any
 ) -> None:
     """`first`: the tree's files, its .gitignore, whether it is a git repository."""
     exactness(first, steps, drawn)
-
-
-@pytest.mark.slow
-@settings(max_examples=60, suppress_health_check=SUPPRESSED)
-@given(**STRATEGIES)
-def test_an_indexed_answer_is_the_scans_more(
-    no_racy_window: None, first: Any, steps: Any, drawn: Any
-) -> None:
-    body(test_an_indexed_answer_is_the_scans)(no_racy_window, first, steps, drawn)

@@ -22,7 +22,7 @@ from asrch.domain.limits import SCAN_CAP
 from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.searcher import RipgrepSearcher
-from tests.support.tiers import body
+from tests.support.tiers import examples
 
 RG = resolve_rg()
 SEARCHER = RipgrepSearcher(RG)
@@ -66,14 +66,14 @@ glob_text = st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).map("".joi
 globs = st.lists(st.tuples(st.booleans(), glob_text), max_size=3)
 
 
-# rg runs per example: a third of the examples in the default tier, every one of them in
-# the slow tier's twins (`..._more`, tests/support/tiers.py).
+# rg runs per example: a third of the examples in an ordinary run, every one of them
+# under the profile `more` (tests/support/tiers.py).
 RG_PER_EXAMPLE = settings(
     deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
-@settings(RG_PER_EXAMPLE, max_examples=50)
+@settings(RG_PER_EXAMPLE, max_examples=examples(50, more=150))
 @given(globs)
 def test_globs_keep_what_rg_glob_keeps(plain: Path, drawn: list[tuple[bool, str]]) -> None:
     given_globs = [("!" if exclude else "") + text for exclude, text in drawn]
@@ -89,13 +89,6 @@ def test_globs_keep_what_rg_glob_keeps(plain: Path, drawn: list[tuple[bool, str]
     ordered += [g for g in given_globs if g.startswith("!")]
     expected = _rg_files(plain, *(f"--glob={g}" for g in ordered))
     assert {f for f in everything if filters.keeps(f)} == expected, ordered
-
-
-@pytest.mark.slow
-@settings(RG_PER_EXAMPLE, max_examples=150)
-@given(globs)
-def test_globs_keep_what_rg_glob_keeps_more(plain: Path, drawn: list[tuple[bool, str]]) -> None:
-    body(test_globs_keep_what_rg_glob_keeps)(plain, drawn)
 
 
 @settings(
@@ -163,21 +156,12 @@ AIMED_FILTERS = (
 )
 
 
-@settings(RG_PER_EXAMPLE, max_examples=40)
+@settings(RG_PER_EXAMPLE, max_examples=examples(40, more=120))
 @given(*AIMED_FILTERS)
 def test_no_filter_brings_back_an_excluded_file(
     guarded: Path, types: list[str], globs_given: list[str], target: str
 ) -> None:
     assert _searched(guarded, types, globs_given, target) <= _unfiltered(guarded, target)
-
-
-@pytest.mark.slow
-@settings(RG_PER_EXAMPLE, max_examples=120)
-@given(*AIMED_FILTERS)
-def test_no_filter_brings_back_an_excluded_file_more(
-    guarded: Path, types: list[str], globs_given: list[str], target: str
-) -> None:
-    body(test_no_filter_brings_back_an_excluded_file)(guarded, types, globs_given, target)
 
 
 @functools.cache
@@ -199,7 +183,7 @@ SURVEY_FILTERS = (
 )
 
 
-@settings(RG_PER_EXAMPLE, max_examples=8)
+@settings(RG_PER_EXAMPLE, max_examples=examples(8, more=25))
 @given(*SURVEY_FILTERS)
 def test_surveys_one_pass_keeps_what_each_count_keeps(
     guarded: Path, types: list[str], globs_given: list[str], ignore_case: bool
@@ -213,17 +197,6 @@ def test_surveys_one_pass_keeps_what_each_count_keeps(
     for target in (str(guarded), str(guarded / "src")):
         each = [SEARCHER.count(q, target, cap=SCAN_CAP) for q in queries]
         assert SEARCHER.count_terms(queries, target, cap=SCAN_CAP) == each
-
-
-@pytest.mark.slow
-@settings(RG_PER_EXAMPLE, max_examples=25)
-@given(*SURVEY_FILTERS)
-def test_surveys_one_pass_keeps_what_each_count_keeps_more(
-    guarded: Path, types: list[str], globs_given: list[str], ignore_case: bool
-) -> None:
-    body(test_surveys_one_pass_keeps_what_each_count_keeps)(
-        guarded, types, globs_given, ignore_case
-    )
 
 
 def test_a_hostile_glob_keeps_what_rg_keeps(tmp_path: Path) -> None:
@@ -257,7 +230,7 @@ NESTED_SEARCHES = (
 )
 
 
-@settings(RG_PER_EXAMPLE, max_examples=40)
+@settings(RG_PER_EXAMPLE, max_examples=examples(40, more=120))
 @given(*NESTED_SEARCHES)
 # Found by the draw: rg prunes `b` (matched whole on its way down to the working
 # directory `b/x`), so `b/x/src/f4.py` is not searched although `src/f4.py` has no `b`.
@@ -289,14 +262,3 @@ def test_a_search_above_the_working_directory_decides_per_file_as_rg(
     expected = listed(*(f"--glob={g}" for g in ordered))
     keeps = filters.keeper(target)
     assert {f for f in everything if keeps(f)} == expected, (ordered, target, below)
-
-
-@pytest.mark.slow
-@settings(RG_PER_EXAMPLE, max_examples=120)
-@given(*NESTED_SEARCHES)
-def test_a_search_above_the_working_directory_decides_per_file_as_rg_more(
-    nested: Path, drawn: list[str], spelling: str, below: str
-) -> None:
-    body(test_a_search_above_the_working_directory_decides_per_file_as_rg)(
-        nested, drawn, spelling, below
-    )

@@ -25,7 +25,7 @@ from asrch.engine.counts import count_files
 from asrch.engine.one_pass import BlockReader, count_terms
 from tests.support.cli import run_asrch
 from tests.support.reference_scan import tally_from_json
-from tests.support.tiers import body
+from tests.support.tiers import examples
 
 RG = resolve_rg()
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
@@ -101,14 +101,13 @@ _names = st.sampled_from(["a", "a.b", "a-b", "B", "a/b", "a/c", "a_/x", "z"])
 _term = st.lists(st.sampled_from(_TERM_PIECES), min_size=1, max_size=3).map("".join)
 
 
-# Property tests with an rg run per example: 20 examples in the default tier, 60 in the
-# slow tier's twins (`..._more`, tests/support/tiers.py).
+# Property tests with an rg run per example: 20 examples in an ordinary run, 60 under the
+# profile `more` (tests/support/tiers.py).
 _RG_PER_EXAMPLE = settings(
-    max_examples=20,
+    max_examples=examples(20, more=60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-_MORE = 60
 _EACH_TERM = {
     "files": st.dictionaries(_names, _file, min_size=1, max_size=4),
     "terms": st.lists(_term, min_size=2, max_size=4, unique=True),
@@ -131,19 +130,6 @@ def test_each_term_equals_its_own_rg_run(
     dirs = {name.split("/")[0] for name in files if "/" in name}
     _write(root, {n: d for n, d in files.items() if n not in dirs})
     _check([Query(term=t, options=SearchOptions(mode=mode)) for t in terms], str(root), cap)
-
-
-@pytest.mark.slow
-@settings(_RG_PER_EXAMPLE, max_examples=_MORE)
-@given(**_EACH_TERM)
-def test_each_term_equals_its_own_rg_run_more(
-    tmp_path_factory: pytest.TempPathFactory,
-    files: dict[str, bytes],
-    terms: list[str],
-    mode: Mode,
-    cap: int,
-) -> None:
-    body(test_each_term_equals_its_own_rg_run)(tmp_path_factory, files, terms, mode, cap)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -482,18 +468,6 @@ def test_survey_equals_scout_on_random_bytes_and_names(
     got = count_terms(RG, queries, str(root), cap=SCAN_CAP)
     assert got == [count_files(RG, q, str(root), cap=SCAN_CAP) for q in queries]
     assert count_terms(RG, queries, str(root), cap=SCAN_CAP, census=False) == (_without_census(got))
-
-
-@pytest.mark.slow
-@settings(_RG_PER_EXAMPLE, max_examples=_MORE)
-@given(**_RAW_TREES)
-def test_survey_equals_scout_on_random_bytes_and_names_more(
-    tmp_path_factory: pytest.TempPathFactory,
-    files: dict[bytes, bytes],
-    terms: list[str],
-    mode: Mode,
-) -> None:
-    body(test_survey_equals_scout_on_random_bytes_and_names)(tmp_path_factory, files, terms, mode)
 
 
 def test_without_the_census_the_walk_has_no_debug_log(tmp_path: Path) -> None:

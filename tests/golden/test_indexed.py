@@ -4,7 +4,8 @@ cache the test's own): the documented text, byte for byte, from the index's cand
 The examples of the index's own spec are left out (an index made first changes what
 `--status` says), and so are those on generated trees, which are made seconds before
 they run: every file in them is "racy" (D58's 2 s window) and the index would not be
-used. The default tier runs every 3rd example, the slow tier all of them."""
+used. An ordinary run takes every 3rd example, the profile `more` all of them
+(tests/support/tiers.py)."""
 
 import difflib
 import re
@@ -18,13 +19,13 @@ from tests.golden.examples import Example
 from tests.golden.runner import Trees
 from tests.golden.test_spec import JAPANESE_EXAMPLES, _ids, _shown
 from tests.support.cli import run_asrch
+from tests.support.tiers import drawing_more
 
 EXAMPLES = [
     ex for ex in JAPANESE_EXAMPLES if ex.corpus is None and not ex.command.startswith("asrch index")
 ]
-SOME = EXAMPLES[::3]
+CHOSEN = EXAMPLES if drawing_more() else EXAMPLES[::3]
 _INDEX_FIELD = re.compile(r',"index":"(?:used|scanned)"}$')
-REST = [ex for ex in EXAMPLES if ex not in SOME]
 
 
 @pytest.fixture(scope="module")
@@ -56,12 +57,6 @@ def _candidates_however_many(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(index_candidates, "MOST", 1.0)
 
 
-@pytest.mark.parametrize("example", SOME, ids=_ids(SOME))
+@pytest.mark.parametrize("example", CHOSEN, ids=_ids(CHOSEN))
 def test_example_with_an_index(example: Example, trees: Trees, tmp_path: Path) -> None:
-    _check(example, trees, tmp_path)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("example", REST, ids=_ids(REST))
-def test_example_with_an_index_more(example: Example, trees: Trees, tmp_path: Path) -> None:
     _check(example, trees, tmp_path)

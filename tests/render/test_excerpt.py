@@ -1,13 +1,12 @@
 """Issue 32, item 10: a line too long to hold is kept as an excerpt (its head, the bytes
 around its first match, its tail), and prints exactly as the whole line does."""
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.lines import Excerpt, excerpt_ranges
 from asrch.render.lines import fit_excerpt, fit_line
-from tests.support import tiers
+from tests.support.tiers import examples
 
 PIECES = [b"a", b"x", b" ", b"\t", b"\x1b", b"\xff", "é".encode(), "上".encode(), "😀".encode()]
 
@@ -27,8 +26,7 @@ def long_lines(draw: st.DrawFn) -> tuple[bytes, tuple[int, int] | None]:
 LINES = {"line": long_lines(), "number": st.integers(1, 10**9), "mark": st.sampled_from(":-")}
 
 
-# 130 examples in the default tier, 400 in the slow tier's twin (tests/support/tiers.py).
-@settings(max_examples=130, deadline=None)
+@settings(max_examples=examples(130, more=400), deadline=None)
 @given(**LINES)
 def test_an_excerpt_prints_as_the_whole_line(
     line: tuple[bytes, tuple[int, int] | None], number: int, mark: str
@@ -40,12 +38,3 @@ def test_an_excerpt_prints_as_the_whole_line(
     prefix = f"{number}{mark}"
     excerpt = Excerpt(len(raw), ranges)
     assert fit_excerpt(prefix, kept, first_match, excerpt) == fit_line(prefix, raw, first_match)
-
-
-@pytest.mark.slow
-@settings(max_examples=400, deadline=None)
-@given(**LINES)
-def test_an_excerpt_prints_as_the_whole_line_more(
-    line: tuple[bytes, tuple[int, int] | None], number: int, mark: str
-) -> None:
-    tiers.body(test_an_excerpt_prints_as_the_whole_line)(line, number, mark)

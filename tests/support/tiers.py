@@ -1,22 +1,29 @@
-"""Property tests in both tiers (D50; tests/README.md, "Tiers").
+"""How many examples a property test draws (D50; tests/README.md, "Tiers").
 
-A property test that runs rg or asrch per example draws fewer examples in the default
-tier, which runs on every interpreter, and has a twin marked `slow`, named `..._more`,
-that draws the count the test had before the tiers were split; `nox` runs the twin once,
-on the interpreter at hand. The twin calls the same body:
+A property test that runs rg or asrch per example, or draws hundreds of examples, draws
+a few in an ordinary run (the default tier, which nox runs on every interpreter) and
+more under the hypothesis profile `more` (`HYPOTHESIS_PROFILE=more`, registered in
+tests/conftest.py), which nox's `tests` session loads for its one run of every test:
 
-    @pytest.mark.slow
-    @settings(SAME_SETTINGS, max_examples=60)
-    @given(**SAME_STRATEGIES)
-    def test_x_more(fixture, a, b) -> None:
-        body(test_x)(fixture, a, b)
+    @settings(max_examples=examples(20, more=60))
+    @given(...)
+    def test_x(...) -> None: ...
+
+One test, one body: the count is the only thing the profile changes.
 """
 
-from collections.abc import Callable
+from hypothesis import settings
+
+MORE = "more"
+"""The profile of the run that draws the full counts."""
 
 
-def body(test: Callable[..., None]) -> Callable[..., None]:
-    """The function under a property test's `@given` (hypothesis' `inner_test`), to be
-    called from its slow twin with the values the twin drew."""
-    inner: Callable[..., None] = test.hypothesis.inner_test  # type: ignore[attr-defined]
-    return inner
+def drawing_more() -> bool:
+    """Whether this run loaded the profile `more` (asked when a test module is imported,
+    after tests/conftest.py has loaded the run's profile)."""
+    return settings.get_current_profile_name() == MORE
+
+
+def examples(default: int, *, more: int) -> int:
+    """`more` under the profile `more`, else `default`."""
+    return more if drawing_more() else default
