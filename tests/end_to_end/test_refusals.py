@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from asrch.engine.mock_rg import MockRg, Reply
 from tests.end_to_end.helpers import Arg, asrch, asrch_many, check_invariants, ranked
-from tests.support.cli import Result
+from tests.support.cli import Result, run_asrch
 from tests.support.toon import field, notes
 
 
@@ -93,37 +94,29 @@ def test_a_regex_is_answered_or_refused_never_skipped(tree: Path, pattern: str) 
     assert not any("skipped" in note for note in notes(run.out)), str(run)
 
 
-def test_an_rg_that_rejects_everything_is_an_engine_error(tree: Path, tmp_path: Path) -> None:
-    script = tmp_path / "picky-rg"
-    script.write_text("#!/bin/sh\necho 'rg: unrecognized flag --no-require-git' >&2\nexit 2\n")
-    script.chmod(0o755)
-    env = {**os.environ, "ASRCH_RG": str(script)}
+def test_an_rg_that_rejects_everything_is_an_engine_error(tree: Path) -> None:
+    picky = MockRg(lambda _: Reply(stderr=b"rg: unrecognized flag --no-require-git\n", status=2))
     for command in _every_command("needle"):
-        run = asrch(*command, cwd=tree, env=env)
+        run = run_asrch(command, cwd=tree, transport=picky)
         check_invariants(run, frozenset({4}))
         assert run.err == "error: rg cannot run the search: unrecognized flag --no-require-git\n"
 
 
 @pytest.mark.parametrize("status", [0, 1])
 @pytest.mark.parametrize("term", ["needle", "absent"])
-def test_an_rg_that_prints_nothing_is_an_engine_error(
-    tree: Path, tmp_path: Path, status: int, term: str
-) -> None:
+def test_an_rg_that_prints_nothing_is_an_engine_error(tree: Path, status: int, term: str) -> None:
     """`ASRCH_RG=/bin/true`: no output where rg always prints some (its statistics after
     the counts, its JSON summary) is no answer of 0 (issue 39, item 9: `matches: 0`,
     exit 0 on 71ae67e in every text answer). Survey's one pass prints no statistics:
     there rg's status must agree with what it printed (0: a line), and a silent status 1
     would be rg finding nothing: its answer of 0 walks again with rg's debug log, which
     rg always writes, so survey's text answer is exit 4 too (it was `needle,0,0,-`)."""
-    script = tmp_path / "silent-rg"
-    script.write_text(f"#!/bin/sh\nexit {status}\n")
-    script.chmod(0o755)
-    env = {**os.environ, "ASRCH_RG": str(script)}
+    silent = MockRg(lambda _: Reply(status=status))
     commands = _every_command(term)
     commands.append(["survey", f"--term={term}", "--term=other", "src"])  # the one pass
     commands += [[command[0], "--format", "json", *command[1:]] for command in commands]
     for command in commands:
-        run = asrch(*command, cwd=tree, env=env)
+        run = run_asrch(command, cwd=tree, transport=silent)
         check_invariants(run, frozenset({4}))
         assert "check that ASRCH_RG points at ripgrep 14" in run.err, run
 

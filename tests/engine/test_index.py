@@ -18,6 +18,7 @@ from asrch.domain.query import SearchOptions, make_query
 from asrch.engine.index import build as index_build
 from asrch.engine.index.literals import needed_trigrams
 from asrch.engine.index.location import index_path
+from asrch.engine.mock_rg import MockRg, recorded
 from tests.support.cli import run_asrch
 
 CORPUS = Path(__file__).parents[2] / "fixtures" / "corpus"
@@ -87,8 +88,10 @@ def _env(tmp_path: Path) -> dict[str, str | None]:
     return {"XDG_CACHE_HOME": str(tmp_path / "cache")}
 
 
-def _json(tree: Path, env: dict[str, str | None], *words: str) -> dict[str, object]:
-    done = run_asrch([words[0], "--format", "json", *words[1:]], cwd=tree, env=env)
+def _json(
+    tree: Path, env: dict[str, str | None], *words: str, rg: MockRg | None = None
+) -> dict[str, object]:
+    done = run_asrch([words[0], "--format", "json", *words[1:]], cwd=tree, env=env, transport=rg)
     assert done.status == 0, done.err
     answer: dict[str, object] = json.loads(done.out)
     return answer
@@ -99,30 +102,19 @@ def test_a_search_reads_only_the_candidates_and_every_changed_file(
 ) -> None:
     env = _env(tmp_path)
     assert run_asrch(["index"], cwd=tree, env=env).status == 0
-    log = tmp_path / "argv"
-    wrapper = tmp_path / "rg"
-    real = shutil.which("rg") or _bundled_rg()
-    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {log}\nexec {real} "$@"\n')
-    wrapper.chmod(0o755)
-    logged = {**env, "ASRCH_RG": str(wrapper)}
-    answer = _json(tree, logged, "scout", "Pool")
+    seen = MockRg(recorded)  # the real rg, each argv kept
+    answer = _json(tree, env, "scout", "Pool", rg=seen)
     assert answer["index"] == "used"
     assert answer["matches"] == 1
-    counted = [line for line in log.read_text().splitlines() if "--count" in line]
-    assert counted[-1].endswith("-- ./src/net/pool.py"), counted
+    counted = [r.argv for r in seen.requests if "--count" in r.argv]
+    assert counted[-1][-2:] == ("--", "./src/net/pool.py"), counted
     # A change since the index: found without `asrch index`, as a scan finds it.
     (tree / "README.md").write_text("Pool\nPool\n")
-    answer = _json(tree, logged, "scout", "Pool")
+    answer = _json(tree, env, "scout", "Pool", rg=seen)
     assert (answer["index"], answer["matches"], answer["files"]) == ("used", 3, 2)
     (tree / "src/net/pool.py").unlink()
-    answer = _json(tree, logged, "scout", "Pool")
+    answer = _json(tree, env, "scout", "Pool", rg=seen)
     assert (answer["matches"], answer["files"]) == (2, 1)
-
-
-def _bundled_rg() -> str:
-    from asrch.engine.binary import resolve_rg
-
-    return resolve_rg(None)
 
 
 def test_a_build_reads_only_what_changed_and_status_says_what_is_stale(

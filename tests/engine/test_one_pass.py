@@ -22,7 +22,9 @@ from asrch.domain.query import Query, SearchOptions
 from asrch.engine import one_pass
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
+from asrch.engine.mock_rg import MockRg, recorded
 from asrch.engine.one_pass import BlockReader, count_terms
+from asrch.engine.process import Launch
 from tests.support.cli import run_asrch
 from tests.support.reference_scan import tally_from_json
 from tests.support.tiers import examples
@@ -475,20 +477,15 @@ def test_without_the_census_the_walk_has_no_debug_log(tmp_path: Path) -> None:
     ≈12 % of the walk's CPU on a Python installation); it walks again with it only when
     a file looked binary or no term matched, so that a zero note has its binary count."""
     _write(tmp_path, {"a.txt": b"needle\n", "b.bin": b"\0needle\n"})
-    log = tmp_path.parent / f"{tmp_path.name}-runs.log"
-    script = tmp_path.parent / f"{tmp_path.name}-rg"
-    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {log}\nexec {RG} "$@"\n')
-    script.chmod(0o755)
 
     def walks(terms: list[str]) -> list[bool]:
-        log.write_text("")
+        queries = [Query(term=t) for t in terms]
+        seen = MockRg(recorded)  # the real rg, each argv kept
         tallies = count_terms(
-            str(script), [Query(term=t) for t in terms], str(tmp_path), cap=SCAN_CAP, census=False
+            RG, queries, str(tmp_path), cap=SCAN_CAP, census=False, launch=Launch(transport=seen)
         )
-        assert tallies == _without_census(
-            count_terms(RG, [Query(term=t) for t in terms], str(tmp_path), cap=SCAN_CAP)
-        )
-        return ["--debug" in line for line in log.read_text().splitlines() if "--heading" in line]
+        assert tallies == _without_census(count_terms(RG, queries, str(tmp_path), cap=SCAN_CAP))
+        return ["--debug" in r.argv for r in seen.requests if "--heading" in r.argv]
 
     assert walks(["needle", "absent"]) == [False]
     assert walks(["absent", "missing"]) == [False, True]  # the zero note's binary count

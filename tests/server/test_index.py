@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from asrch.engine.binary import resolve_rg
+from asrch.engine.mock_rg import MockRg, recorded
 from asrch.server.app import build_server
 from tests.server.helpers import call_tool, cli_json, run_cli, text_of, tool_text
 
@@ -23,14 +23,6 @@ def indexed(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pa
     return corpus
 
 
-def _logging_rg(tmp_path: Path) -> tuple[str, Path]:
-    log = tmp_path / "argv"
-    wrapper = tmp_path / "rg-logged"
-    wrapper.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> {log}\nexec {resolve_rg(None)} "$@"\n')
-    wrapper.chmod(0o755)
-    return str(wrapper), log
-
-
 @pytest.mark.parametrize(
     ("tool", "arguments", "words"),
     [
@@ -42,13 +34,13 @@ def _logging_rg(tmp_path: Path) -> tuple[str, Path]:
 def test_a_call_under_an_indexed_root_reads_candidates_and_answers_the_same(
     indexed: Path, tmp_path: Path, tool: str, arguments: dict[str, object], words: list[str]
 ) -> None:
-    rg, log = _logging_rg(tmp_path)
-    server = build_server([str(indexed)], rg=rg)
+    seen = MockRg(recorded)  # the real rg, each argv kept
+    server = build_server([str(indexed)], transport=seen)
     text = text_of(call_tool(server, tool, arguments))
     scan = run_cli(indexed, *words, env={"XDG_CACHE_HOME": str(tmp_path / "none")})
     assert text == tool_text(scan.out)
-    counts = [line for line in log.read_text().splitlines() if "--count" in line]
-    assert counts and all(not line.endswith(" -- .") for line in counts), counts
+    counts = [r.argv for r in seen.requests if "--count" in r.argv]
+    assert counts and all(argv[-2:] != ("--", ".") for argv in counts), counts
     # An edit without re-indexing: the next call sees it.
     (indexed / "src/app.py").write_text("Pool retry\n")
     again = text_of(call_tool(server, tool, arguments))

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from asrch.engine.mock_rg import MockRg, Reply
 from asrch.server.app import build_server
 from tests.server.helpers import call_tool, call_tools, cli_json, run_cli, text_of, tool_text
+from tests.support.cli import run_asrch
 
 # (tool, arguments, the same question on the command line)
 ANSWERS: list[tuple[str, dict[str, Any], list[str]]] = [
@@ -285,30 +287,30 @@ TOOL_WORDS = {
 names its flag."""
 
 
-def _script(path: Path, body: str) -> Path:
-    path.write_text("#!/bin/sh\n" + body)
-    path.chmod(0o755)
-    return path
+def test_an_rg_that_is_missing_is_a_tool_error_with_the_command_lines_message(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = str(tmp_path / "missing-rg")
+    shell = run_cli(corpus, "scout", "connect", env={"ASRCH_RG": missing})
+    monkeypatch.setenv("ASRCH_RG", missing)
+    # The server resolves rg as the command line does, on its first call.
+    result = call_tool(build_server([str(corpus)]), "scout", {"query": "connect"})
+    assert shell.status == 4
+    assert result.is_error is True
+    assert text_of(result) == shell.err
 
 
 @pytest.mark.parametrize(
-    "rg",
-    [
-        pytest.param(lambda d: d / "missing-rg", id="missing"),
-        pytest.param(
-            lambda d: _script(d / "failing-rg", "echo 'rg: broken' >&2; exit 3\n"), id="fails"
-        ),
-        pytest.param(lambda d: _script(d / "garbage-rg", "echo garbage; exit 0\n"), id="garbage"),
-    ],
+    "reply",
+    [Reply(stderr=b"rg: broken\n", status=3), Reply(stdout=b"garbage\n")],
+    ids=["fails", "garbage"],
 )
 def test_an_engine_failure_is_a_tool_error_with_the_command_lines_message(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rg: Any
+    corpus: Path, reply: Reply
 ) -> None:
-    path = str(rg(tmp_path))
-    shell = run_cli(corpus, "scout", "connect", env={"ASRCH_RG": path})
-    monkeypatch.setenv("ASRCH_RG", path)
-    # The server resolves rg as the command line does, on its first call.
-    result = call_tool(build_server([str(corpus)]), "scout", {"query": "connect"})
+    rg = MockRg(lambda _: reply)
+    shell = run_asrch(["scout", "connect"], cwd=corpus, transport=rg)
+    result = call_tool(build_server([str(corpus)], transport=rg), "scout", {"query": "connect"})
     assert shell.status == 4
     assert result.is_error is True
     assert text_of(result) == shell.err

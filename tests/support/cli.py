@@ -22,6 +22,10 @@ any thread. `asrch.entry`'s process settings (signal handlers) are not part of i
 about them start a process. A run past `timeout` has its rg children stopped and raises
 `subprocess.TimeoutExpired`.
 
+`transport`: what answers the run's rg, instead of rg's processes: an
+`asrch.engine.mock_rg.MockRg` for a test of what asrch makes of rg's answers (canned
+bytes, or `recorded` to see every argv); always in-process.
+
 `cold=True`, or ASRCH_TESTS_COLD=1 for every run, starts a fresh `python -m asrch`
 instead; `tests/cli/test_runner.py` holds the two to the same bytes. Tests that are about the
 process itself (signals, process groups, timeouts, stdin, the console script, imports)
@@ -35,7 +39,10 @@ import sys
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from asrch.engine.transport import Transport
 
 Arg = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 Env = Mapping[str, str | None]
@@ -87,6 +94,7 @@ def run_asrch(
     environ: Mapping[str, str] | None = None,
     timeout: float = TIMEOUT,
     cold: bool | None = None,
+    transport: "Transport | None" = None,
 ) -> Result:
     """`asrch ARGV` in `cwd`; see the module's docstring."""
     words = [os.fsencode(a) for a in argv]
@@ -97,9 +105,9 @@ def run_asrch(
         else:
             environment[name] = value
     directory = os.path.abspath(os.getcwd() if cwd is None else cwd)
-    if always_cold() if cold is None else cold:
+    if transport is None and (always_cold() if cold is None else cold):
         return _subprocess(words, directory, environment, timeout)
-    return _in_process(words, directory, environment, timeout)
+    return _in_process(words, directory, environment, timeout, transport)
 
 
 def _subprocess(words: list[bytes], cwd: str, environ: dict[str, str], timeout: float) -> Result:
@@ -124,7 +132,13 @@ def again(run: Result, *extra: bytes) -> Result:
 # --- in-process ------------------------------------------------------------------------
 
 
-def _in_process(words: list[bytes], cwd: str, environ: dict[str, str], timeout: float) -> Result:
+def _in_process(
+    words: list[bytes],
+    cwd: str,
+    environ: dict[str, str],
+    timeout: float,
+    transport: "Transport | None" = None,
+) -> Result:
     from asrch.cli import main
     from asrch.engine.process import Children
     from asrch.engine.searcher import RipgrepSearcher
@@ -137,7 +151,9 @@ def _in_process(words: list[bytes], cwd: str, environ: dict[str, str], timeout: 
     children = Children()
 
     def searchers(census: bool) -> RipgrepSearcher:
-        return RipgrepSearcher(cwd=cwd, children=children, environ=environ, census=census)
+        return RipgrepSearcher(
+            cwd=cwd, children=children, environ=environ, census=census, transport=transport
+        )
 
     late = threading.Event()
 
