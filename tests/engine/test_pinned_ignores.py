@@ -24,7 +24,7 @@ from asrch.engine.binary import resolve_rg
 from asrch.engine.ignore_files import NAMES
 from asrch.engine.process import Launch
 from asrch.engine.transport import run_to_end
-from tests.support.tiers import body
+from tests.support.tiers import examples
 
 pytestmark = pytest.mark.skipif(not pins.SUPPORTED, reason="pinning needs Linux's /proc")
 
@@ -104,7 +104,7 @@ def _outside(base: Path) -> None:
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=examples(25, more=100))
 @given(ignore_files=_FILES, target=st.sampled_from(DIRS))
 @example(ignore_files=[("", ".ignore", ["sub/x/a.txt"]), ("sub", ".gitignore", ["!a.txt"])],
          target="sub/x")  # fmt: skip
@@ -126,19 +126,6 @@ def test_a_pinned_walk_lists_what_rg_lists_from_the_root(
     expected = _by_rg(root, target)
     _outside(base)
     assert _pinned(root, target) == expected
-
-
-@pytest.mark.slow
-@settings(SETTINGS, max_examples=300)
-@given(ignore_files=_FILES, target=st.sampled_from(DIRS))
-def test_a_pinned_walk_lists_what_rg_lists_from_the_root_more(
-    tmp_path_factory: pytest.TempPathFactory,
-    ignore_files: list[tuple[str, str, list[str]]],
-    target: str,
-) -> None:
-    body(test_a_pinned_walk_lists_what_rg_lists_from_the_root)(
-        tmp_path_factory, ignore_files, target
-    )
 
 
 def test_a_directory_name_that_is_not_utf8_is_spelled_by_its_bytes(tmp_path: Path) -> None:
