@@ -22,6 +22,7 @@ from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files, parse_count_records, rg_path_order
 from tests.end_to_end.helpers import as_json, asrch, check_invariants
 from tests.support.cli import Result
+from tests.support.files import write_files
 
 RG = resolve_rg()
 QUERY = Query(term="needle")
@@ -164,11 +165,7 @@ def test_names_that_read_like_a_count_record_are_rgs(tmp_path: Path) -> None:
         b"bin:0": b"\0needle\n",
         b"sub/bin:7.pyc": b"needle\n\0",
     }
-    for name, data in names.items():
-        path = os.fsencode(tmp_path) + b"/" + name
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as out:
-            out.write(data)
+    write_files(tmp_path, names)
     target = str(tmp_path)
     first = os.fsencode(target).split(b"/")[1]
     # A LF after a count, then the searched path's first component; one after `:1`. The

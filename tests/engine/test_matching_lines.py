@@ -9,6 +9,7 @@ from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.files import matching_lines, scan_file
 from asrch.engine.process import Launch
+from tests.support.files import write_files
 
 RG = resolve_rg()
 
@@ -23,11 +24,7 @@ def test_one_search_lists_what_a_scan_of_each_file_lists(tmp_path: Path) -> None
         b"none.txt": b"nothing here\n",
         b"sub/needle needle.md": b"needle needle\n",
     }
-    for name, data in files.items():
-        path = os.fsencode(tmp_path) + b"/" + name
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as out:
-            out.write(data)
+    write_files(tmp_path, files)
     names = [os.fsdecode(name) for name in files] + ["gone.txt"]
     launch = Launch(cwd=str(tmp_path))
     for query in (

@@ -26,20 +26,13 @@ from asrch.engine.mock_rg import MockRg, recorded
 from asrch.engine.one_pass import BlockReader, count_terms
 from asrch.engine.process import Launch
 from tests.support.cli import run_asrch
+from tests.support.files import write_files
 from tests.support.reference_scan import tally_from_json
 from tests.support.tiers import examples
 
 RG = resolve_rg()
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 MODES = (Mode.FIXED, Mode.WORD, Mode.IDENTIFIER)
-
-
-def _write(root: Path, files: dict[str, bytes]) -> Path:
-    for name, data in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    return root
 
 
 def _reference(queries: list[Query], target: str, cap: int) -> list[Tally]:
@@ -130,14 +123,14 @@ def test_each_term_equals_its_own_rg_run(
     root = tmp_path_factory.mktemp("tree")
     # `a` and `a/b` cannot both exist: a name that is a directory wins.
     dirs = {name.split("/")[0] for name in files if "/" in name}
-    _write(root, {n: d for n, d in files.items() if n not in dirs})
+    write_files(root, {n: d for n, d in files.items() if n not in dirs})
     _check([Query(term=t, options=SearchOptions(mode=mode)) for t in terms], str(root), cap)
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_overlapping_terms(tmp_path: Path, mode: Mode) -> None:
     """`foo` and `foobar`: a line holding both counts for each, a line twice for once."""
-    _write(
+    write_files(
         tmp_path,
         {
             "a.py": b"foo foobar\nfoobar\nfoo foo\nfoo_bar\n(foo)\nfoobar foobar\n",
@@ -160,7 +153,7 @@ def test_overlapping_terms(tmp_path: Path, mode: Mode) -> None:
 def test_a_term_past_the_cap_next_to_a_rare_one(tmp_path: Path) -> None:
     """`common` reaches 50,000 lines in the first files of the path order and is cut
     there; `rare`, in the last file only, is still counted whole."""
-    _write(
+    write_files(
         tmp_path,
         {
             "a/1.txt": b"common line\n" * 30_000,
@@ -178,7 +171,7 @@ def test_a_term_past_the_cap_next_to_a_rare_one(tmp_path: Path) -> None:
 def test_binary_files_count_as_alone(tmp_path: Path) -> None:
     """A NUL after matching lines: rg's line printer shows them (and a warning holding
     the words `binary` and `file`), rg --count counts nothing there."""
-    _write(
+    write_files(
         tmp_path,
         {
             "a.bin": b"needle 1\n" + b"x" * 200_000 + b"\nneedle 2\n\0tail needle\n",
@@ -196,7 +189,7 @@ def test_binary_files_count_as_alone(tmp_path: Path) -> None:
 def test_a_line_that_looks_like_the_binary_warning(tmp_path: Path) -> None:
     """A text file whose last matching line is rg's binary warning for its own name is
     counted as text (the one-pass plan checks its guess against rg's own list)."""
-    _write(tmp_path, {"a.txt": b"needle\n", "b.bin": b"needle 1\n" + b"x" * 200_000 + b"\0"})
+    write_files(tmp_path, {"a.txt": b"needle\n", "b.bin": b"needle 1\n" + b"x" * 200_000 + b"\0"})
     fake = rb'needle: WARNING: stopped searching binary file after match (found "\0" byte'
     (tmp_path / "c.txt").write_bytes(
         b"needle\n" + os.fsencode(tmp_path / "c.txt") + fake[6:] + b" around offset 9)\n"
@@ -207,7 +200,7 @@ def test_a_line_that_looks_like_the_binary_warning(tmp_path: Path) -> None:
 
 def test_names_with_newlines_and_nuls_in_lines(tmp_path: Path) -> None:
     """A name with newlines (even an empty line inside it) is read to its NUL."""
-    _write(
+    write_files(
         tmp_path,
         {
             "x\n\ny.txt": b"term\n",
@@ -219,7 +212,7 @@ def test_names_with_newlines_and_nuls_in_lines(tmp_path: Path) -> None:
 
 
 def test_utf16_files_are_decoded_as_rg_does(tmp_path: Path) -> None:
-    _write(tmp_path, {"u.txt": "\ufeffcafé term\nterm\n".encode("utf-16-le")})
+    write_files(tmp_path, {"u.txt": "\ufeffcafé term\nterm\n".encode("utf-16-le")})
     for mode in MODES:
         _check(
             [
@@ -300,7 +293,7 @@ def test_the_binary_warning_split_across_chunks(
 ) -> None:
     """rg's warning line read in pieces of any size is still seen as the warning: no
     fallback to the per-term plan."""
-    _write(tmp_path, {"a.bin": b"needle\n" + b"x" * 200_000 + b"\0", "b.txt": b"needle\n"})
+    write_files(tmp_path, {"a.bin": b"needle\n" + b"x" * 200_000 + b"\0", "b.txt": b"needle\n"})
     monkeypatch.setattr(one_pass, "count_files", None)  # the fallback must not run
     for size in (7, 50, 1 << 20):
         monkeypatch.setattr(one_pass, "_READ", size)
@@ -343,7 +336,7 @@ def test_survey_nested_paths_equal_per_term_counts(mode: Mode) -> None:
 def test_small_reads(tmp_path: Path, mode: Mode, monkeypatch: pytest.MonkeyPatch) -> None:
     """rg's output read 7 bytes at a time: records split anywhere."""
     monkeypatch.setattr(one_pass, "_READ", 7)
-    _write(
+    write_files(
         tmp_path,
         {
             "a.py": b"foo foobar\nfoobar\nfoo foo\n" * 5,
@@ -393,7 +386,9 @@ def test_count_records_with_garbage_are_an_engine_error() -> None:
 def test_a_first_matched_line_that_looks_like_a_bom(tmp_path: Path, first: bytes) -> None:
     """The lines file starts with the first matched line: rg must not take its first
     bytes for a byte-order mark (and decode the whole file as UTF-16, or drop them)."""
-    _write(tmp_path, {"a.txt": b"first line\n" + first + b"\nneedle two\n", "b.txt": b"needle\n"})
+    write_files(
+        tmp_path, {"a.txt": b"first line\n" + first + b"\nneedle two\n", "b.txt": b"needle\n"}
+    )
     terms = ["needle", "two", "\ufeffneedle", "latin1"]
     got = _check([Query(term=t) for t in terms], str(tmp_path), SCAN_CAP)
     assert got[0].matches == 3
@@ -459,13 +454,7 @@ def test_survey_equals_scout_on_random_bytes_and_names(
     root = tmp_path_factory.mktemp("raw")
     dirs = {name.rsplit(b"/", 1)[0] for name in files if b"/" in name}
     dirs |= {d.split(b"/")[0] for d in dirs}
-    for name, data in files.items():
-        if name in dirs:
-            continue
-        path = os.fsencode(root) + b"/" + name
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as out:
-            out.write(data)
+    write_files(root, {name: data for name, data in files.items() if name not in dirs})
     queries = [Query(term=t, options=SearchOptions(mode=mode)) for t in terms]
     got = count_terms(RG, queries, str(root), cap=SCAN_CAP)
     assert got == [count_files(RG, q, str(root), cap=SCAN_CAP) for q in queries]
@@ -476,7 +465,7 @@ def test_without_the_census_the_walk_has_no_debug_log(tmp_path: Path) -> None:
     """D45: a text survey's walk runs without `--debug` (its line per binary file was
     ≈12 % of the walk's CPU on a Python installation); it walks again with it only when
     a file looked binary or no term matched, so that a zero note has its binary count."""
-    _write(tmp_path, {"a.txt": b"needle\n", "b.bin": b"\0needle\n"})
+    write_files(tmp_path, {"a.txt": b"needle\n", "b.bin": b"\0needle\n"})
 
     def walks(terms: list[str]) -> list[bool]:
         queries = [Query(term=t) for t in terms]

@@ -11,18 +11,11 @@ from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from tests.support.cli import run_asrch
+from tests.support.files import write_files
 from tests.support.reference_scan import tally_from_json
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
 RG = resolve_rg()
-
-
-def _tree(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
 
 
 @pytest.mark.parametrize(
@@ -42,7 +35,7 @@ def test_count_plan_equals_json_scan_on_corpus(
 
 
 def test_count_plan_equals_json_scan_at_cap(tmp_path: Path) -> None:
-    _tree(
+    write_files(
         tmp_path,
         {
             "a/x.txt": "n\n" * 700,
@@ -58,7 +51,7 @@ def test_count_plan_equals_json_scan_at_cap(tmp_path: Path) -> None:
 
 
 def test_identifier_boundaries(tmp_path: Path) -> None:
-    _tree(tmp_path, {"a.py": "id\nuser_id\nidx\n(id)\nvalid\n接続id\n"})
+    write_files(tmp_path, {"a.py": "id\nuser_id\nidx\n(id)\nvalid\n接続id\n"})
     tally = count_files(
         RG, Query(term="id", options=SearchOptions(mode=Mode.IDENTIFIER)), str(tmp_path), cap=50_000
     )
@@ -73,7 +66,7 @@ def _cli(
 
 
 def test_option_like_terms_are_literal(tmp_path: Path) -> None:
-    _tree(tmp_path, {"a.txt": "use -e here\nand --files there\n"})
+    write_files(tmp_path, {"a.txt": "use -e here\nand --files there\n"})
     for term in ("-e", "--files"):
         done = _cli("scout", "--", term, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
@@ -81,7 +74,7 @@ def test_option_like_terms_are_literal(tmp_path: Path) -> None:
 
 
 def test_ripgrep_config_changes_no_count(tmp_path: Path) -> None:
-    _tree(
+    write_files(
         tmp_path,
         {"src/a.txt": "Connect\nconnect\n", "src/.h.txt": "connect\n", "src/x.log": "connect\n"},
     )
@@ -99,7 +92,7 @@ def test_ripgrep_config_changes_no_count(tmp_path: Path) -> None:
 
 
 def test_project_under_build_folder_is_searched(tmp_path: Path) -> None:
-    project = _tree(tmp_path / "build" / "proj", {"a.py": "term\n", "build/b.py": "term\n"})
+    project = write_files(tmp_path / "build" / "proj", {"a.py": "term\n", "build/b.py": "term\n"})
     done = _cli("scout", "term", ".", cwd=project)
     assert "  matches: 1\n" in done.stdout
 

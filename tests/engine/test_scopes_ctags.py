@@ -22,7 +22,7 @@ import pytest
 
 from asrch.domain.limits import SCOPE_DEPTH
 from asrch.engine.scopes import TreeSitterScopes
-from tests.support.scope_oracles import ctags as find_ctags
+from tests.support.scope_oracles import ctags_or_skip
 from tests.support.source_lines import file_lines
 
 
@@ -50,12 +50,7 @@ def _code_lines(source: bytes) -> list[int]:
 
 @pytest.mark.slow
 def test_c_scopes_agree_with_universal_ctags() -> None:
-    ctags = find_ctags()
-    if ctags is None:
-        missing = "Universal Ctags is not installed (Debian package universal-ctags)"
-        if os.environ.get("CI"):  # .ci/run installs it: not checked there is a failure
-            pytest.fail(missing)
-        pytest.skip(missing)
+    ctags = ctags_or_skip()
     given = os.environ.get("ASRCH_C_TREE")
     trees = [Path(given)] if given else [Path("/usr/src"), Path("/usr/share")]
     files = sorted(p for tree in trees for p in tree.rglob("*.c") if p.is_file())

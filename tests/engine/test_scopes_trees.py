@@ -26,7 +26,13 @@ import pytest
 
 from asrch.domain.limits import SCOPE_MAX_BYTES
 from asrch.engine.scopes import TreeSitterScopes
-from tests.support.scope_oracles import Figures, ctags, ctags_functions, figures, rust_functions
+from tests.support.scope_oracles import (
+    Figures,
+    ctags_functions,
+    ctags_or_skip,
+    figures,
+    rust_functions,
+)
 from tests.support.source_lines import file_lines
 from tests.support.source_trees import write_tree
 
@@ -60,20 +66,10 @@ def _check(result: Figures, floor: float) -> None:
     assert result.share >= floor, result
 
 
-def _ctags_or_skip() -> str:
-    program = ctags()
-    if program is None:
-        missing = "Universal Ctags is not installed (Debian package universal-ctags)"
-        if os.environ.get("CI"):  # .ci/run installs it: not checked there is a failure
-            pytest.fail(missing)
-        pytest.skip(missing)
-    return program
-
-
 @pytest.mark.slow
 def test_c_like_git_builtin(tmp_path: Path) -> None:
     files = _files(_tree("ASRCH_GIT_TREE", "c", tmp_path), "*.c")
-    _check(figures(ctags_functions(_ctags_or_skip(), "C", files), _place), 0.98)
+    _check(figures(ctags_functions(ctags_or_skip(), "C", files), _place), 0.98)
 
 
 @pytest.mark.slow
@@ -91,4 +87,4 @@ def test_cpp_like_lnav_src(tmp_path: Path) -> None:
     # brace cuts no body and a clean function in a block is placed from itself down
     # (88.3 % before); the rest: a macro after a declarator (`) NOEXCEPT_MACRO(...)`)
     # leaving a stray `}`, `#if` halves inside expressions.
-    _check(figures(ctags_functions(_ctags_or_skip(), "C++", files), _place), 0.985)
+    _check(figures(ctags_functions(ctags_or_skip(), "C++", files), _place), 0.985)

@@ -12,6 +12,27 @@ from asrch.engine.scopes import TreeSitterScopes
 from asrch.engine.scopes.units import UNITS
 from tests.support.source_lines import file_lines
 
+_JS_BLOCKS = """\
+function f(n) {
+  try {
+    for (const x of n) {
+      use(x);
+    }
+  } catch (e) {
+    return 1;
+  } finally {
+    done();
+  }
+  switch (n) {
+    case 1:
+      return 2;
+    default:
+      return 3;
+  }
+}
+"""
+"""JavaScript and TypeScript (`.ts`, `.tsx`) read these blocks alike."""
+
 SOURCES = {
     "a.c": """\
 int f(int n) {
@@ -90,63 +111,9 @@ func f(n int) int {
 	}
 }
 """,
-    "a.js": """\
-function f(n) {
-  try {
-    for (const x of n) {
-      use(x);
-    }
-  } catch (e) {
-    return 1;
-  } finally {
-    done();
-  }
-  switch (n) {
-    case 1:
-      return 2;
-    default:
-      return 3;
-  }
-}
-""",
-    "a.ts": """\
-function f(n) {
-  try {
-    for (const x of n) {
-      use(x);
-    }
-  } catch (e) {
-    return 1;
-  } finally {
-    done();
-  }
-  switch (n) {
-    case 1:
-      return 2;
-    default:
-      return 3;
-  }
-}
-""",
-    "a.tsx": """\
-function f(n) {
-  try {
-    for (const x of n) {
-      use(x);
-    }
-  } catch (e) {
-    return 1;
-  } finally {
-    done();
-  }
-  switch (n) {
-    case 1:
-      return 2;
-    default:
-      return 3;
-  }
-}
-""",
+    "a.js": _JS_BLOCKS,
+    "a.ts": _JS_BLOCKS,
+    "a.tsx": _JS_BLOCKS,
     "A.java": """\
 class A {
     int f(int n) {
