@@ -131,6 +131,24 @@ def test_a_fifo_above_the_root_is_never_opened_by_a_call(tmp_path: Path) -> None
     assert "matches: 2\n" in before[0]
 
 
+def test_a_call_reads_hidden_directories_only_where_a_rule_may_re_include_them(
+    tmp_path: Path,
+) -> None:
+    """`!.github/` re-includes `.github` (its `.ignore` applies), not `.venv`: a FIFO there
+    is no file rg would open, so the call is answered."""
+    root = tmp_path / "root"
+    for directory in (".github", ".venv"):
+        (root / directory).mkdir(parents=True)
+        (root / directory / "a.txt").write_text("needle\n")
+    (root / "b.txt").write_text("needle\n")
+    (root / ".gitignore").write_text("!.github/\n")
+    (root / ".github" / ".ignore").write_text("a.txt\n")
+    os.mkfifo(root / ".venv" / ".ignore")
+    assert "matches: 1\n" in _scout(root)
+    (root / ".github" / ".ignore").unlink()
+    assert "matches: 2\n" in _scout(root)
+
+
 def test_the_command_line_reads_ignore_files_above_its_path_as_rg_does(tmp_path: Path) -> None:
     """The command line keeps rg's rules (docs/reliability.md): in a subdirectory of a
     project, the project's ignore files apply, as they do to `rg` run there."""

@@ -27,13 +27,14 @@ the two to each other on random trees).
 
 What is looked at: the target and every directory below it but the default exclusions
 and hidden directories (rg walks neither, unless a project's ignore file re-includes a
-hidden one: for a call, hidden directories are read too once any rule re-includes
-something), symlinks to directories not followed (rg follows none, D21); for the
+hidden one: for a call, a hidden directory is read too when a re-including rule's last
+component may name it), symlinks to directories not followed (rg follows none, D21); for the
 command line every directory above the target up to `/`, for a call the directories
 from its root down. Between this look and the read (rg's, or asrch's for a call), a
 file can still be swapped: that window is rg's own (docs/reliability.md).
 """
 
+import fnmatch
 import os
 import re
 import stat
@@ -316,9 +317,27 @@ def pinned_rules(
                 except OSError:
                     continue
     # rg walks a hidden directory only where a rule re-includes it: then its ignore
-    # files are read too.
-    if any(rule.startswith("!") for rules in found.values() for rule in rules):
-        for top in hidden:
+    # files are read too (and not those of a `.venv` no rule can name).
+    lasts = [_last_name(rule) for rules in found.values() for rule in rules if rule[0] == "!"]
+    for top in hidden:
+        name = os.path.basename(top[0])
+        if any(_may_name(last, name) for last in lasts):
             for directory, spelled, glob, _ in _tree(*top[:2], hidden=True, prefix=top[2]):
                 take(directory, spelled, glob)
     return "".join(rule + "\n" for kind in _BY_PRECEDENCE for rule in found[kind]).encode()
+
+
+def _last_name(rule: str) -> str:
+    """The glob of the last component a rebased rule (`_rebase`) names."""
+    body = rule.removesuffix("\\/") if rule.endswith("\\/") else rule.removesuffix("/")
+    return body.rsplit("/", 1)[-1]
+
+
+def _may_name(last: str, name: str) -> bool:
+    """Whether a rule whose last component is the glob `last` may match an entry called
+    `name`, or one below it (`**`, `*`): told by `fnmatch` where its reading is rg's,
+    else assumed (a hidden directory walked for nothing costs time, one left out would
+    lose its rules)."""
+    if any(char in last for char in "[{\\"):
+        return True
+    return fnmatch.fnmatchcase(name, last)
