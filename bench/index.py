@@ -2,21 +2,24 @@
 what a search under an indexed tree costs beside `rg --count` and beside the same
 search without the index.
 
-    python -m bench.index [--repeat N] [--tree installed|large|all]
+    python -m bench.index [--repeat N] [--tree installed|large|heavy|all]
+        [--release-src DIR] [--cache DIR]
 
 `installed` is the interpreter's lib folder as installed (bench.trees.stdlib(), ~941 MB,
-~32k files); `large` the generated tree of bench.run's large scenario. The index is
-written to a cache directory of the bench's own (XDG_CACHE_HOME), never the user's.
-Rows, each a median of N interleaved runs (asrch with the index, rg, asrch without):
+~32k files); `large` the generated tree of bench.run's large scenario; `heavy` 2 GB of
+source text in 2,000 files (bench.trees.heavy(): a scan of it is reading, not walking).
+The index is written to a cache directory of the bench's own (XDG_CACHE_HOME), never
+the user's. Rows, each a median of N interleaved runs (asrch with the index, rg, asrch
+without, and with `--release-src DIR` the release checked out there, 0.1.0: a scan):
 
 - build: `asrch index` from nothing (wall, peak RSS of asrch and its rg together,
   the index file's size), then again with nothing changed (the freshness cost alone);
 - scout of a rare term and of a common one, survey 12 x 1 (bench.run's terms) against
   one `rg --count -e ...` pass; the CLI's rare scout split into where its time goes
   (start-up, freshness check, lookup, verification, measured in process);
-- a warm `asrch mcp` answering the rare scout, beside `rg --count`.
-
-The 0.1.0 release has no index: its column is the search without one (`scan`).
+- a warm `asrch mcp` answering the rare scout, beside `rg --count`: with nothing
+  changed between calls, and (on the trees the bench wrote) with one file written
+  before each call (the server's walk brought up to date from inotify).
 """
 
 from __future__ import annotations
@@ -27,15 +30,17 @@ import shutil
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from asrch.domain.query import Query
 from bench import trees
-from bench.run import ASRCH, SURVEY_TERMS, rg_count, rg_count_all, timed, timed_tree
+from bench.run import ASRCH, PY, SURVEY_TERMS, rg_count, rg_count_all, timed, timed_tree
 
 RARE = "ZoneInfoNotFoundError"
 COMMON = "import"
+RELEASE: list[str] = []
+"""The release's asrch (`--release-src`): this interpreter, PYTHONPATH its src/."""
 
 
 def _median(values: Sequence[float]) -> float:
@@ -66,9 +71,23 @@ def build_rows(tree: Path, cache: Path) -> list[str]:
     ]
 
 
-def search_rows(tree: Path, cache: Path, empty: Path, repeat: int) -> list[str]:
+def _release(argv: Sequence[str], src: str) -> float:
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = src
+    try:
+        return timed([*RELEASE, *argv[len(ASRCH) :]]).seconds
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH")
+        else:
+            os.environ["PYTHONPATH"] = saved
+
+
+def search_rows(
+    tree: Path, cache: Path, empty: Path, repeat: int, *, rare: str, release: str | None
+) -> list[str]:
     cases = [
-        (f"scout {RARE} (rare)", [*ASRCH, "scout", RARE, str(tree)], [rg_count(RARE, str(tree))]),
+        (f"scout {rare} (rare)", [*ASRCH, "scout", rare, str(tree)], [rg_count(rare, str(tree))]),
         (
             f"scout {COMMON} (common)",
             [*ASRCH, "scout", COMMON, str(tree)],
@@ -82,22 +101,25 @@ def search_rows(tree: Path, cache: Path, empty: Path, repeat: int) -> list[str]:
     ]
     rows = []
     for name, asrch, baseline in cases:
-        indexed, rg, scan = [], [], []
+        indexed, rg, scan, old = [], [], [], []
         for _ in range(repeat):
             _env(str(cache))
             indexed.append(timed(asrch).seconds)
             rg.append(sum(timed(b).seconds for b in baseline))
             _env(str(empty))
             scan.append(timed(asrch).seconds)
+            if release is not None:
+                old.append(_release(asrch, release))
         i, r, s = _median(indexed), _median(rg), _median(scan)
+        then = f", 0.1.0 {_median(old) / r:.2f}x" if old else ""
         rows.append(
             f"  {name}: indexed {i * 1000:.0f} ms, rg {r * 1000:.0f} ms, scan {s * 1000:.0f} ms;"
-            f" indexed/rg {i / r:.2f}x, scan/rg {s / r:.2f}x"
+            f" indexed/rg {i / r:.2f}x, scan/rg {s / r:.2f}x{then}"
         )
     return rows
 
 
-def breakdown(tree: Path, cache: Path, repeat: int) -> str:
+def breakdown(tree: Path, cache: Path, repeat: int, rare: str) -> str:
     """Where a rare CLI scout's time goes, in process (the start-up from `--version`)."""
     from asrch.engine.index.candidates import IndexCandidates
     from asrch.engine.index.verify import count_chosen
@@ -105,7 +127,7 @@ def breakdown(tree: Path, cache: Path, repeat: int) -> str:
     from bench.run import RG
 
     environ = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    query = Query(term=RARE)
+    query = Query(term=rare)
     start, fresh, lookup, verify = [], [], [], []
     files = 0
     for _ in range(repeat):
@@ -133,37 +155,55 @@ def breakdown(tree: Path, cache: Path, repeat: int) -> str:
     )
 
 
-def mcp_row(tree: Path, cache: Path, repeat: int) -> str:
+def mcp_rows(tree: Path, cache: Path, repeat: int, rare: str, *, edit: bool) -> list[str]:
+    """The warm server's rare scout; with `edit`, one file of the tree written before
+    each call (a tree the bench wrote: the installed lib is never touched)."""
     from bench.server import Server
 
     _env(str(cache))
     server = Server([tree])
+    edited = sorted(tree.glob("*/*.py"))[1] if edit else None
+    rows = []
     try:
         for _ in range(3):
-            server.call("scout", {"query": RARE})
-        calls, rg = [], []
-        for _ in range(repeat):
-            calls.append(server.call("scout", {"query": RARE}))
-            rg.append(timed(rg_count(RARE, str(tree))).seconds)
+            server.call("scout", {"query": rare})
+        for writing in (False, True) if edit else (False,):
+            calls, rg = [], []
+            for k in range(repeat):
+                if writing and edited is not None:
+                    with edited.open("a") as file:
+                        file.write(f"# edit {k}\n")
+                calls.append(server.call("scout", {"query": rare}))
+                rg.append(timed(rg_count(rare, str(tree))).seconds)
+            c, r = _median(calls), _median(rg)
+            rows.append(
+                f"  MCP warm scout {rare}{', a file written before each call' if writing else ''}:"
+                f" {c * 1000:.0f} ms, rg --count {r * 1000:.0f} ms, {c / r:.2f}x (goal <= 0.2x)"
+            )
     finally:
         server.close()
-    c, r = _median(calls), _median(rg)
-    return (
-        f"  MCP warm scout {RARE}: {c * 1000:.0f} ms, rg --count {r * 1000:.0f} ms, "
-        f"{c / r:.2f}x (goal <= 0.2x)"
-    )
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.index")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--tree", choices=["installed", "large", "all"], default="installed")
+    parser.add_argument(
+        "--tree", choices=["installed", "large", "heavy", "all"], default="installed"
+    )
+    parser.add_argument("--release-src", type=Path, default=None, metavar="DIR")
     parser.add_argument(
         "--cache", help="a cache directory kept between runs: no build when it holds one"
     )
     args = parser.parse_args(argv)
-    chosen = {"installed": [trees.stdlib()], "large": [trees.large()]}
-    roots = chosen.get(args.tree) or [trees.stdlib(), trees.large()]
+    makers: dict[str, Callable[[], Path]] = {
+        "installed": trees.stdlib,
+        "large": trees.large,
+        "heavy": trees.heavy,
+    }
+    roots = [make() for name, make in makers.items() if args.tree in (name, "all")]
+    release = None if args.release_src is None else str(args.release_src.resolve() / "src")
+    RELEASE[:] = [PY, "-m", "asrch"]
     work = Path(tempfile.mkdtemp(prefix="asrch-bench-index-"))
     try:
         for tree in roots:
@@ -173,10 +213,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             if not (cache / "asrch").is_dir():
                 for line in build_rows(tree, cache):
                     print(line, flush=True)
-            for line in search_rows(tree, cache, empty, args.repeat):
+            rare = trees.HEAVY_NEEDLE if tree.name.startswith("heavy-") else RARE
+            for line in search_rows(tree, cache, empty, args.repeat, rare=rare, release=release):
                 print(line, flush=True)
-            print(breakdown(tree, cache, args.repeat), flush=True)
-            print(mcp_row(tree, cache, args.repeat), flush=True)
+            print(breakdown(tree, cache, args.repeat, rare), flush=True)
+            for line in mcp_rows(tree, cache, args.repeat, rare, edit=tree != trees.stdlib()):
+                print(line, flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -188,3 +188,35 @@ def long_line_file(size: int = 300_000_000) -> Path:
     (root / "long.txt").write_bytes(b"first needle\n" + line + b"\nlast needle\n")
     done.write_text("ok\n")
     return root
+
+
+# --- issue 42: a tree where reading, not walking, is the cost ----------------------------
+
+HEAVY_NEEDLE = "QuillonRarelyFound"
+"""In 8 of the heavy tree's files, once each: a rare term's answer there."""
+
+
+def heavy(total: int = 2 << 30, files: int = 2_000) -> Path:
+    """`files` files of real source text (the stdlib's .py files run together, each file
+    from its own starting point), `total` bytes in all, 20 directories; `HEAVY_NEEDLE` on
+    one line of every 250th file. The scan of it is reading, not walking: the tree the
+    index's CLI goal is set on (a few GB in a few thousand files). Built once under
+    .bench-cache/."""
+    root = CACHE / f"heavy-{total}-{files}"
+    done = root / ".complete"
+    if done.exists():
+        return root
+    sources = [path for path, _ in _text_files(stdlib()) if path.suffix == ".py"]
+    pool = b"".join((stdlib() / path).read_bytes() for path in sources)
+    per_file = total // files
+    step = max(1, (len(pool) - per_file) // files)
+    for k in range(files):
+        folder = root / f"part{k % 20:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        start = (k * step) % max(1, len(pool) - per_file)
+        body = pool[start : start + per_file]
+        if k % 250 == 0:
+            body = body[: per_file // 2] + f"\n# {HEAVY_NEEDLE}\n".encode() + body[per_file // 2 :]
+        (folder / f"chunk{k:04d}.py").write_bytes(body)
+    done.write_text("ok\n")
+    return root

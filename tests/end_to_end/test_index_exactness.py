@@ -2,6 +2,11 @@
 random edits (add, modify, delete, rename, a file turning binary, an ignore rule
 changing, a branch switch in git, the index updated or not in between).
 
+The MCP server's path is checked too: one server is kept over the whole sequence (its
+walk kept between calls and brought up to date from inotify, engine/index/fresh.py) and
+asked after every edit, its answers (text and structured) against a server's without
+the index.
+
 Each check runs every search twice in the same tree: with the tree's index in the cache
 directory, and with an empty one (a scan); stdout and stderr must be the same bytes,
 text and JSON (minus JSON's `index` field, the one difference D58 allows). The counts
@@ -31,9 +36,13 @@ from hypothesis import strategies as st
 
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions, make_query
+from asrch.engine.index import KEPT
 from asrch.engine.index import build as index_build
 from asrch.engine.index import candidates as index_candidates
+from asrch.engine.index import fresh as index_fresh
 from asrch.engine.searcher import RipgrepSearcher
+from asrch.server.app import build_server
+from tests.server.helpers import call_tools
 from tests.support.cli import run_asrch
 from tests.support.tiers import drawing_more, examples
 
@@ -234,6 +243,51 @@ def check(tree: Path, indexed: str, empty: str, drawn: list[Any], seen: list[str
             assert mine == theirs, (term, mode, cap)
 
 
+class Served:
+    """A server with the tree's index and one without, kept over an edit sequence; each
+    call made with the cache directory of its side (the searcher reads it per call)."""
+
+    def __init__(self, root: Path, indexed: str, empty: str) -> None:
+        self.root = root
+        self.sides = [(build_server([str(root)], structured=True), c) for c in (indexed, empty)]
+
+    def check(self, drawn: list[Any], seen: list[str]) -> None:
+        for mode, ignore_case, glob, k in drawn:
+            term = TERMS[k % len(TERMS)] if mode != "regex" else REGEXES[k % len(REGEXES)]
+            common = {"mode": mode, "ignore_case": ignore_case, "glob": list(glob)}
+            calls: list[tuple[str, dict[str, Any]]] = [
+                ("scout", {"query": term, **common}),
+                ("scout", {"query": term, "path": "src", **common}),
+            ]
+            if mode != "regex":
+                calls.append(("survey", {"terms": [term, "beta", "alpha"], **common}))
+            answers = []
+            for server, cache in self.sides:
+                saved = os.environ.get("XDG_CACHE_HOME")
+                os.environ["XDG_CACHE_HOME"] = cache
+                try:
+                    answers.append(call_tools(server, *calls))
+                finally:
+                    if saved is None:
+                        os.environ.pop("XDG_CACHE_HOME")
+                    else:
+                        os.environ["XDG_CACHE_HOME"] = saved
+            for call, mine, theirs in zip(calls, *answers, strict=True):
+                ours = dict(mine.structured_content or {})
+                used = ours.pop("index", None)
+                if used is not None:
+                    seen.append(f"mcp {used}")
+                assert (mine.content, mine.is_error, ours) == (
+                    theirs.content,
+                    theirs.is_error,
+                    theirs.structured_content or {},
+                ), call
+
+    def close(self) -> None:
+        index_fresh.forget(os.path.realpath(self.root))
+        KEPT.discard(os.path.realpath(self.root))
+
+
 def exactness(
     first: tuple[list[tuple[str, bytes]], str, bool], steps: list[Any], drawn: list[Any]
 ) -> None:
@@ -254,10 +308,17 @@ def exactness(
 
         reindex()
         seen: list[str] = []
-        check(root, indexed, empty, drawn[:1], seen)
-        for step in steps:
-            tree.apply(step, reindex)
-        check(root, indexed, empty, drawn, seen)
+        served = Served(root, indexed, empty)
+        try:
+            check(root, indexed, empty, drawn[:1], seen)
+            served.check(drawn[:1], seen)
+            for step in steps:
+                tree.apply(step, reindex)
+                served.check(drawn[:1], seen)
+            check(root, indexed, empty, drawn, seen)
+            served.check(drawn, seen)
+        finally:
+            served.close()
     finally:
         shutil.rmtree(base, ignore_errors=True)
 

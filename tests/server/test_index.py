@@ -3,6 +3,7 @@ the call's pins) and answers what the command line answers without an index."""
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,44 @@ def test_a_structured_answer_says_whether_it_read_the_index(indexed: Path) -> No
     finally:
         os.environ.pop("XDG_CACHE_HOME")
     assert plain is not None and "index" not in plain
+
+
+def test_the_server_keeps_its_walk_fresh_from_inotify(indexed: Path, tmp_path: Path) -> None:
+    """Edits between calls, no `asrch index`: each answer is the scan's, and only an edit
+    that can change which files the walk meets walks the root again (engine/index/fresh.py)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("inotify is Linux's")
+    rg, log = _logging_rg(tmp_path)
+    server = build_server([str(indexed)], rg=rg)
+    bare = {"XDG_CACHE_HOME": str(tmp_path / "none")}
+
+    def walks() -> list[str]:
+        runs = log.read_text().splitlines() if log.exists() else []
+        log.write_text("")
+        return [line for line in runs if "--files" in line]
+
+    def same(edit: str) -> list[str]:
+        text = text_of(call_tool(server, "scout", {"query": "Pool"}))
+        assert text == tool_text(run_cli(indexed, "scout", "Pool", env=bare).out), edit
+        return walks()
+
+    same("first call")
+    with (indexed / "src/app.py").open("a") as file:
+        file.write("Pool again\n")
+    assert all("--max-depth=1" in w for w in same("a file written")), "walked the root"
+    assert same("nothing") == []
+    (indexed / "src/new.py").write_text("Pool new\n")
+    same("a file made")
+    (indexed / "fresh").mkdir()
+    (indexed / "fresh/deep.py").write_text("Pool deep\n")
+    same("a directory made, a file in it")
+    (indexed / "src/new.py").rename(indexed / "fresh/moved.py")
+    same("a file moved between directories")
+    (indexed / ".gitignore").write_text("fresh/\n")
+    same("an ignore rule")
+    (indexed / "src/app.py").unlink()
+    same("a file removed")
+    for name in ("fresh/deep.py", "fresh/moved.py", ".gitignore"):
+        (indexed / name).unlink()
+    (indexed / "fresh").rmdir()
+    same("all undone")

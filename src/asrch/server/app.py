@@ -40,6 +40,7 @@ from asrch.domain.index_use import index_use
 from asrch.domain.limits import FILTERS_MAX
 from asrch.domain.text_safety import quote
 from asrch.engine import pins
+from asrch.engine.index import keep_fresh
 from asrch.engine.process import Children
 from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
@@ -93,6 +94,8 @@ class Calls:
         self._transport = transport
         # Resolves rg once, on the first call: a missing rg is each call's engine error.
         self._engine = RipgrepSearcher(rg)
+        # D58: an index under a root is kept fresh between calls (inotify), not walked.
+        keep_fresh(roots.real)
 
     async def answer(self, work: Work) -> CallToolResult:
         children = Children()

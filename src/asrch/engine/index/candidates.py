@@ -30,6 +30,7 @@ from asrch.domain.query import DEFAULT_OPTIONS, Query, SearchOptions
 from asrch.domain.text_safety import quote
 from asrch.engine.argv import files_argv
 from asrch.engine.index.build import kind_of
+from asrch.engine.index.fresh import Sorted, Stale, listing
 from asrch.engine.index.literals import match_expression, needed_trigrams
 from asrch.engine.index.location import covering
 from asrch.engine.index.store import (
@@ -67,6 +68,7 @@ class _Opened:
         """The files indexed that are not binary: what a scan reads."""
         self.lock = threading.Lock()
         self._rows: dict[bytes, Row] | None = None
+        self._by_doc: dict[int, bytes] | None = None
 
     @property
     def rows(self) -> dict[bytes, Row]:
@@ -74,6 +76,15 @@ class _Opened:
             if self._rows is None:
                 self._rows = rows(self.db)
             return self._rows
+
+    @property
+    def by_doc(self) -> dict[int, bytes]:
+        """Each text file's path by its document (the server's kept walk asks)."""
+        known = self.rows
+        with self.lock:
+            if self._by_doc is None:
+                self._by_doc = {row.doc: path for path, row in known.items() if row.doc is not None}
+            return self._by_doc
 
 
 _OPEN: dict[str, tuple[tuple[int, int], _Opened]] = {}
@@ -118,16 +129,8 @@ def _opened(path: str) -> _Opened | None:
     return opened
 
 
-class _Walk(NamedTuple):
-    """One directory as a scan would meet it now, sorted against the index."""
-
-    opened: _Opened
-    texts: dict[int, str]
-    """Fresh indexed files by document: the path as the walk printed it."""
-    always: list[str]
-    """Files rg reads whatever the query: changed, new, or never indexed."""
-    binary: list[str]
-    walked: int
+_Walk = Sorted
+"""One directory as a scan would meet it now, sorted against the index."""
 
 
 PROVEN_OPTIONS = frozenset(("mode", "ignore_case", "type", "glob"))
@@ -202,8 +205,7 @@ class IndexCandidates:
         walk = self._walk(target, place)
         if walk is None:
             return None
-        texts = walk.texts
-        files = [texts[doc] for (doc,) in found if doc in texts]
+        files = walk.pick(doc for (doc,) in found)
         files += walk.always
         if len(files) > MOST * (walk.walked - len(walk.binary)):
             return None
@@ -241,6 +243,10 @@ class IndexCandidates:
         return self._walks[target]
 
     def _walk_now(self, place: _Place) -> _Walk | None:
+        kept = listing(place.real)
+        if kept is not None:
+            # The MCP server: the walk kept between calls, fresh from inotify (fresh.py).
+            return kept.sorted(self._rg, place, place.opened, lambda s: self._stale(s, place.root))
         opened, root, real, launch, given, here = place
         output, said = run_to_end(files_argv(self._rg, given), launch)
         if said.skipped or said.complaint is not None:
@@ -269,9 +275,7 @@ class IndexCandidates:
                 binary.append(name)
             else:
                 always.append(name)
-        many = len(changed) > max(STALE * len(printed), STALE_FILES)
-        if many or sum(c[2] for c in changed) > STALE_BYTES:
-            self._ignored(root, f"it is stale ({len(changed)} of {len(printed)} files changed)")
+        if self._stale(Stale(len(changed), len(printed), sum(c[2] for c in changed)), root):
             return None
         for name, full, size in changed:
             try:
@@ -279,7 +283,17 @@ class IndexCandidates:
             except OSError:
                 return None
             (binary if kind == BINARY else always).append(name)
-        return _Walk(opened, texts, always, binary, len(printed))
+        return _Walk(
+            lambda docs: [texts[d] for d in docs if d in texts], always, binary, len(printed)
+        )
+
+    def _stale(self, stale: Stale, root: str) -> bool:
+        """Whether so many files changed that the index is stale (said once)."""
+        many = stale.changed > max(STALE * stale.walked, STALE_FILES)
+        if not many and stale.bytes <= STALE_BYTES:
+            return False
+        self._ignored(root, f"it is stale ({stale.changed} of {stale.walked} files changed)")
+        return True
 
     def _ignored(self, root: str, why: str) -> None:
         if self.note is None:

@@ -1,0 +1,196 @@
+"""Which directories below a root saw a change since last asked: Linux inotify, through
+ctypes (no library: the ones that fit, watchdog and watchfiles, deliver events from a
+thread of their own, late by design, so a call could not know it has seen every change
+made before it; here the caller reads the kernel's queue itself, `changes`).
+
+inotify queues an event in the system call that makes the change (a write, a rename, a
+chmod), before that call returns: so every change a program finished before `changes`
+is read has its event in the queue then, and nothing is late. A change inotify does not
+report (a write through a shared mapping, a write through a hard link from outside the
+watched directories, another machine's write on a network file system) is not seen:
+docs/index.md says so; the command line's stat check does not rely on this.
+
+What is watched: the root, every directory below it a walk could enter (not one that
+is hidden or excluded by name: rg never enters them), each `.git` directory met and its
+`info` (rg reads `.git/info/exclude`), and every directory above the root (rg reads the
+ignore files above its operand). What is told: the directories with an event about a
+file in them, and whether the walk itself may have changed (a directory made, removed or
+renamed; an ignore file or `.git` touched; the kernel's queue overflowed): then the
+caller walks again.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import errno
+import os
+import struct
+import sys
+from typing import NamedTuple
+
+from asrch.domain.exclusions import EXCLUDED_DIRS
+
+IGNORE_FILES = frozenset((b".gitignore", b".ignore", b".rgignore", b".git"))
+"""Names whose change can change which files a walk meets."""
+
+_MODIFY, _ATTRIB, _CLOSE_WRITE = 0x2, 0x4, 0x8
+_MOVED_FROM, _MOVED_TO, _CREATE, _DELETE = 0x40, 0x80, 0x100, 0x200
+_DELETE_SELF, _MOVE_SELF, _OVERFLOW, _IGNORED, _ISDIR = 0x400, 0x800, 0x4000, 0x8000, 0x40000000
+_ONLYDIR, _DONT_FOLLOW = 0x01000000, 0x02000000
+_MASK = (
+    _MODIFY
+    | _ATTRIB
+    | _CLOSE_WRITE
+    | _MOVED_FROM
+    | _MOVED_TO
+    | _CREATE
+    | _DELETE
+    | _DELETE_SELF
+    | _MOVE_SELF
+    | _ONLYDIR
+    | _DONT_FOLLOW
+)
+_NONBLOCK, _CLOEXEC = os.O_NONBLOCK, 0o2000000
+_HEAD = struct.Struct("iIII")
+_EXCLUDED = frozenset(os.fsencode(name) for name in EXCLUDED_DIRS)
+
+
+class Changes(NamedTuple):
+    directories: frozenset[bytes]
+    """The real paths of the directories where a file was made, written, removed or
+    renamed, or its mode changed."""
+    walk_again: bool
+    """Which files a walk meets may have changed: walk again."""
+
+
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c") or "libc.so.6"
+    try:
+        libc = ctypes.CDLL(name, use_errno=True)
+        libc.inotify_init1.argtypes = [ctypes.c_int]
+        libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+class Watch:
+    """The inotify watch of one root (its real path). `OSError` if one cannot be set
+    (not Linux, the watch limit reached): the caller checks freshness by walking."""
+
+    def __init__(self, root: str) -> None:
+        libc = _libc()
+        if libc is None:
+            raise OSError(errno.ENOSYS, "inotify is not available")
+        self._libc = libc
+        self.root = os.fsencode(root)
+        fd = libc.inotify_init1(_NONBLOCK | _CLOEXEC)
+        if fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+        self._fd = fd
+        self._dirs: dict[int, bytes] = {}
+        self._git: set[int] = set()
+        """The `.git` directories and their `info`: only `info` and `exclude` matter."""
+        try:
+            above = os.path.dirname(self.root)
+            while True:
+                self._add(above)
+                self._add_git(above)
+                parent = os.path.dirname(above)
+                if parent == above:
+                    break
+                above = parent
+            self.cover()
+        except OSError:
+            self.close()
+            raise
+
+    def _add(self, path: bytes) -> None:
+        wd = self._libc.inotify_add_watch(self._fd, path, _MASK)
+        if wd < 0:
+            code = ctypes.get_errno()
+            if code in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+                return  # gone, or unreadable (a walk reports that itself)
+            raise OSError(code, f"inotify_add_watch {os.fsdecode(path)}")
+        self._dirs[wd] = path  # a directory moved keeps its wd: its new path here
+        if os.path.basename(path) == b".git" or path.endswith(b"/.git/info"):
+            self._git.add(wd)
+
+    def _add_git(self, directory: bytes) -> None:
+        git = os.path.join(directory, b".git")
+        if os.path.isdir(git):
+            self._add(git)
+            self._add(os.path.join(git, b"info"))
+
+    def cover(self) -> None:
+        """Watch every directory below the root (again after a directory was made or
+        moved: before the caller walks again, so nothing made in it after that walk is
+        missed)."""
+        pending = [self.root]
+        while pending:
+            here = pending.pop()
+            self._add(here)  # again for one watched: the same wd, its path now
+            self._add_git(here)
+            try:
+                entries = list(os.scandir(here))
+            except OSError:
+                continue
+            for entry in entries:
+                name = entry.name
+                if name.startswith(b".") or name in _EXCLUDED:
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                except OSError:
+                    continue
+
+    def changes(self) -> Changes:
+        """Every event queued since the last call, read now."""
+        directories: set[bytes] = set()
+        again = False
+        while True:
+            try:
+                data = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                break
+            offset = 0
+            while offset < len(data):
+                wd, mask, _, size = _HEAD.unpack_from(data, offset)
+                name = data[offset + _HEAD.size : offset + _HEAD.size + size].rstrip(b"\0")
+                offset += _HEAD.size + size
+                if mask & _OVERFLOW:
+                    again = True
+                    continue
+                directory = self._dirs.get(wd)
+                if mask & _IGNORED:
+                    self._dirs.pop(wd, None)
+                    self._git.discard(wd)
+                    continue
+                if directory is None:
+                    continue
+                if wd in self._git:
+                    again = again or name in (b"info", b"exclude")
+                    continue
+                if name in IGNORE_FILES:
+                    again = True
+                    continue
+                if directory != self.root and not directory.startswith(self.root + b"/"):
+                    continue  # above the root: only its ignore files matter
+                if mask & (_DELETE_SELF | _MOVE_SELF):
+                    again = True
+                elif name.startswith(b"."):
+                    continue  # hidden: no walk meets it
+                elif mask & _ISDIR:
+                    again = again or name not in _EXCLUDED
+                else:
+                    directories.add(directory)
+        return Changes(frozenset(directories), again)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
