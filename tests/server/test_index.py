@@ -71,16 +71,16 @@ def test_the_server_keeps_its_walk_fresh_from_inotify(indexed: Path, tmp_path: P
     that can change which files the walk meets walks the root again (engine/index/fresh.py)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("inotify is Linux's")
-    rg, log = _logging_rg(tmp_path)
-    server = build_server([str(indexed)], rg=rg)
+    seen = MockRg(recorded)  # the real rg, each argv kept
+    server = build_server([str(indexed)], transport=seen)
     bare = {"XDG_CACHE_HOME": str(tmp_path / "none")}
 
-    def walks() -> list[str]:
-        runs = log.read_text().splitlines() if log.exists() else []
-        log.write_text("")
-        return [line for line in runs if "--files" in line]
+    def walks() -> list[tuple[str, ...]]:
+        runs = [tuple(r.argv) for r in seen.requests]
+        seen.requests.clear()
+        return [argv for argv in runs if "--files" in argv]
 
-    def same(edit: str) -> list[str]:
+    def same(edit: str) -> list[tuple[str, ...]]:
         text = text_of(call_tool(server, "scout", {"query": "Pool"}))
         assert text == tool_text(run_cli(indexed, "scout", "Pool", env=bare).out), edit
         return walks()

@@ -74,6 +74,8 @@ class Listing:
         or -1: read by rg whatever the query (changed, new, or never indexed)."""
         self._changed: dict[bytes, tuple[Stat, int]] = {}
         """The files not as indexed, their stat and kind as read here."""
+        self._lists: tuple[list[str], list[str]] | None = None
+        """The files read whatever the query, and the binary ones, while none changed."""
 
     def sorted(
         self, rg: str, place: _Place, opened: _Opened, stale: Callable[[Stale], bool]
@@ -131,21 +133,25 @@ class Listing:
     def _forget(self, rel: bytes) -> None:
         """`rel` is sorted again at the next call."""
         self._kinds.pop(rel, None)
+        self._lists = None
 
     def _sort(
         self, place: _Place, opened: _Opened, stale: Callable[[Stale], bool]
     ) -> Sorted | None:
         if self._for is not opened:
             self._kinds = {}
+            self._lists = None
             self._for = opened
         rows = opened.rows
         prefix = _prefix(place)
         files, kinds, changed = self._files, self._kinds, self._changed
+        sorted_again = False
         for rel in [r for r in changed if r not in files]:
             del changed[rel]
         for rel, (name, stat) in files.items():
             if rel in kinds:
                 continue
+            sorted_again = True
             row = rows.get(prefix + rel)
             if row is not None and row.stat == stat:
                 changed.pop(rel, None)
@@ -163,8 +169,11 @@ class Listing:
             kinds[rel] = BINARY if known[1] == BINARY else -1
         if stale(Stale(len(changed), len(files), sum(files[r][1].size for r in changed))):
             return None
-        always = [files[rel][0] for rel, kind in kinds.items() if kind == -1]
-        binary = [files[rel][0] for rel, kind in kinds.items() if kind == BINARY]
+        if sorted_again or self._lists is None or len(kinds) != len(files):
+            always = [files[rel][0] for rel, kind in kinds.items() if kind == -1]
+            binary = [files[rel][0] for rel, kind in kinds.items() if kind == BINARY]
+            self._lists = (always, binary)
+        always, binary = self._lists
         by_doc = opened.by_doc
 
         def pick(docs: Iterable[int]) -> list[str]:
