@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from asrch.engine.binary import resolve_rg
+from asrch.engine.mock_rg import MockRg, Reply, Request, recorded
 from tests.end_to_end.helpers import as_json, asrch, check_invariants
+from tests.support.cli import run_asrch
 from tests.support.toon import notes
 
 NOTE_MAX = 160
@@ -92,13 +94,23 @@ def test_a_grep_construct_is_named(tree: Path) -> None:
     assert _note(run.out) == said
 
 
-@pytest.mark.parametrize("then", ["echo 'rg: the probe broke' >&2; exit 2", "rm -rf src"])
-def test_a_probe_that_fails_drops_only_the_hint(tree: Path, tmp_path: Path, then: str) -> None:
+def _probe_broke(request: Request) -> Reply:
+    """rg as it is, but for the case probe, which it refuses."""
+    if "--ignore-case" in request.argv:
+        return Reply(stderr=b"rg: the probe broke\n", status=2)
+    return recorded(request)
+
+
+@pytest.mark.parametrize("fails", ["rg breaks", "the tree goes"])
+def test_a_probe_that_fails_drops_only_the_hint(tree: Path, tmp_path: Path, fails: str) -> None:
     """The case probe (`--ignore-case`) fails: rg breaks, or what it searches goes away
-    between the search and the probe. The answer stands: 0, exit 0,
-    the plain zero note."""
-    env = _wrapper(tmp_path, "--ignore-case", f"cd {tree} && {then}")
-    run = asrch("scout", "log_debug", cwd=tree, env=env)
+    between the search and the probe (a race: the rg before the probe's removes it).
+    The answer stands: 0, exit 0, the plain zero note."""
+    if fails == "rg breaks":
+        run = run_asrch(["scout", "log_debug"], cwd=tree, transport=MockRg(_probe_broke))
+    else:
+        env = _wrapper(tmp_path, "--ignore-case", f"cd {tree} && rm -rf src")
+        run = asrch("scout", "log_debug", cwd=tree, env=env)
     check_invariants(run, frozenset({0}))
     assert run.out.startswith("scout:\n  matches: 0\n  files: 0\nnote: no matches"), str(run)
     assert "with -i" not in run.out
