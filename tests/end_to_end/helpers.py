@@ -7,8 +7,6 @@ Every subprocess call has a timeout: a hang fails the test instead of the suite.
 import json
 import os
 import re
-import subprocess
-import sys
 import unicodedata
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +16,6 @@ from typing import Any
 from asrch.cli.help import APP_HELP, COMMAND_HELP
 from tests.support.cli import Result, again, always_cold, run_asrch
 
-ASRCH = [sys.executable, "-m", "asrch"]
 TIMEOUT = 60.0
 LINE_CAP = 800
 STATUSES = frozenset({0, 2, 3, 4})
@@ -42,19 +39,7 @@ def asrch(
     root.
     """
     argv = [os.fsencode(a) for a in args]
-    if user is None:
-        return run_asrch(argv, cwd=cwd, environ=env, timeout=timeout, cold=cold)
-    prefix = [b"setpriv", f"--reuid={user}".encode(), f"--regid={user}".encode()]
-    done = subprocess.run(
-        [*prefix, b"--clear-groups", *(os.fsencode(a) for a in ASRCH), *argv],
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=timeout,
-        check=False,
-    )
-    return Result(done.stdout, done.stderr, done.returncode, tuple(argv))
+    return run_asrch(argv, cwd=cwd, environ=env, timeout=timeout, cold=cold, user=user)
 
 
 def asrch_many(

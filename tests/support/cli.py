@@ -95,8 +95,10 @@ def run_asrch(
     timeout: float = TIMEOUT,
     cold: bool | None = None,
     transport: "Transport | None" = None,
+    user: int | None = None,
 ) -> Result:
-    """`asrch ARGV` in `cwd`; see the module's docstring."""
+    """`asrch ARGV` in `cwd`; see the module's docstring. `user`: a fresh process run as
+    that uid (and gid) through setpriv, for permission tests as root."""
     words = [os.fsencode(a) for a in argv]
     environment = dict(os.environ if environ is None else environ)
     for name, value in (env or {}).items():
@@ -105,14 +107,23 @@ def run_asrch(
         else:
             environment[name] = value
     directory = os.path.abspath(os.getcwd() if cwd is None else cwd)
+    if user is not None:
+        setpriv = [b"setpriv", b"--reuid=%d" % user, b"--regid=%d" % user, b"--clear-groups"]
+        return _subprocess(words, directory, environment, timeout, setpriv)
     if transport is None and (always_cold() if cold is None else cold):
         return _subprocess(words, directory, environment, timeout)
     return _in_process(words, directory, environment, timeout, transport)
 
 
-def _subprocess(words: list[bytes], cwd: str, environ: dict[str, str], timeout: float) -> Result:
+def _subprocess(
+    words: list[bytes],
+    cwd: str,
+    environ: dict[str, str],
+    timeout: float,
+    prefix: Sequence[bytes] = (),
+) -> Result:
     done = subprocess.run(
-        [os.fsencode(sys.executable), b"-m", b"asrch", *words],
+        [*prefix, os.fsencode(sys.executable), b"-m", b"asrch", *words],
         cwd=cwd,
         env=environ,
         stdin=subprocess.DEVNULL,
