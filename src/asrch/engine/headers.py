@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 
 from asrch.domain.limits import HEADER_READ_BYTES, SCOPE_MAX_BYTES
 from asrch.domain.regions import Region, header_from
 from asrch.engine.decoding import as_rg_reads
+from asrch.engine.file_bytes import first_bytes
 
 MODULES: dict[str, str] = {
     **dict.fromkeys((".py", ".pyi"), "tree_sitter_python"),
@@ -55,30 +55,10 @@ _RS_TESTS = re.compile(rb"#\[cfg\([^\]\n]*\btest\b")
 
 def _read(path: str, most: int) -> tuple[bytes, bool] | None:
     """The first `most` bytes of a regular file of at most `SCOPE_MAX_BYTES` (show folds
-    no larger one), and whether that is the whole file; opened without blocking, as
-    `read_source` opens one (a FIFO swapped in since rg read the file)."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags)
-    except OSError:
+    no larger one), and whether that is the whole file; read as `read_source` reads it."""
+    data = first_bytes(path, most)
+    if isinstance(data, str):
         return None
-    try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode) or status.st_size > SCOPE_MAX_BYTES:
-            return None
-        parts: list[bytes] = []
-        size = 0
-        while size <= most:
-            part = os.read(fd, most + 1 - size)
-            if not part:
-                break
-            parts.append(part)
-            size += len(part)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    data = b"".join(parts)
     return data[:most], len(data) <= most
 
 

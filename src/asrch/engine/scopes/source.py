@@ -5,13 +5,12 @@ each other's."""
 
 from __future__ import annotations
 
-import os
-import stat
 from itertools import accumulate
 from typing import TYPE_CHECKING, Literal
 
 from asrch.domain.limits import SCOPE_MAX_BYTES
 from asrch.engine.decoding import as_rg_reads
+from asrch.engine.file_bytes import first_bytes
 from asrch.engine.scopes.grammars import grammar_of
 
 if TYPE_CHECKING:
@@ -41,30 +40,9 @@ def grammar_and_source(
 
 def read_source(path: str) -> bytes | Literal["too_large", "unreadable"]:
     """The file's bytes as rg reads them (a byte-order mark decides: rows are rg's lines),
-    if it is a regular file of at most `SCOPE_MAX_BYTES`, else why not: opened without
-    blocking (a FIFO swapped in since rg read the file would block `open` forever), and
-    read to its end."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return "unreadable"
-    try:
-        status = os.fstat(fd)
-        if not stat.S_ISREG(status.st_mode):
-            return "unreadable"
-        if status.st_size > SCOPE_MAX_BYTES:
-            return "too_large"
-        parts: list[bytes] = []
-        size = 0
-        while size <= SCOPE_MAX_BYTES:
-            part = os.read(fd, SCOPE_MAX_BYTES + 1 - size)
-            if not part:
-                break
-            parts.append(part)
-            size += len(part)
-        return "too_large" if size > SCOPE_MAX_BYTES else as_rg_reads(b"".join(parts))
-    except OSError:
-        return "unreadable"
-    finally:
-        os.close(fd)
+    if it is a regular file of at most `SCOPE_MAX_BYTES`, else why not (read to its end:
+    a file that grew past the bound since its size was read is too large too)."""
+    data = first_bytes(path, SCOPE_MAX_BYTES)
+    if isinstance(data, str):
+        return data
+    return "too_large" if len(data) > SCOPE_MAX_BYTES else as_rg_reads(data)
