@@ -13,7 +13,14 @@ from asrch.domain.notices import (
 )
 from asrch.domain.query import Query, SearchOptions
 from asrch.domain.words import spelled
-from asrch.domain.zero import GREP_LITERALS, grep_constructs, inside, probe_for, probed
+from asrch.domain.zero import (
+    GREP_LITERALS,
+    grep_constructs,
+    inside,
+    literal_operators,
+    probe_for,
+    probed,
+)
 from asrch.render.notices import NOTE_MAX, notice_text
 from asrch.spelling import COMMAND_LINE, TOOL
 
@@ -58,6 +65,21 @@ def test_grep_constructs_are_the_escaped_operators_only() -> None:
     assert grep_constructs("a\\\\\\|b") == ("\\|",)
     assert grep_constructs("\\bword\\b\\<x\\>\\.") == ()  # rg reads these as grep does
     assert grep_constructs("\\|\\|") == ("\\|",)
+
+
+def test_a_pipe_outside_regex_is_a_literal_operator() -> None:
+    """Issue 40: a fixed `"(tabsize|sucmd)":` matched nothing and said only that."""
+    for mode in (Mode.FIXED, Mode.WORD, Mode.IDENTIFIER):
+        query = Query('"(tabsize|sucmd)":', SearchOptions(mode=mode))
+        assert literal_operators(query) == ("|",)
+        assert literal_operators(query._replace(term="tabsize")) == ()
+    regex = SearchOptions(mode=Mode.REGEX)
+    assert literal_operators(Query(r"a\|b\(", regex)) == ("\\|", "\\(")
+    assert literal_operators(Query("a", regex)) == ()
+    note = GrepSyntaxNotice(constructs=("|",))
+    said = spelled(notice_text(note), COMMAND_LINE)
+    assert said == "no matches; | is a literal | in this mode, not OR: use survey --term A --term B"
+    assert 'survey(terms=["A", "B"])' in spelled(notice_text(note), TOOL)
 
 
 def test_inside_is_strictly_below() -> None:

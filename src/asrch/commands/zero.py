@@ -8,7 +8,6 @@ hint, never the answer.
 from asrch.domain.counting import Tally, top_files
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.limits import SCAN_CAP
-from asrch.domain.modes import Mode
 from asrch.domain.next_step import joined
 from asrch.domain.notices import (
     GrepSyntaxNotice,
@@ -20,7 +19,7 @@ from asrch.domain.notices import (
 )
 from asrch.domain.ports import Searcher
 from asrch.domain.query import Query
-from asrch.domain.zero import grep_constructs, inside, probe_for, probed
+from asrch.domain.zero import inside, literal_operators, probe_for, probed
 
 HERE = "."
 """The working directory: the command line's, or the first root of an MCP server."""
@@ -83,7 +82,7 @@ def _zero_note(
                 mode=query.mode,
                 folded=folded,
             )
-    constructs = grep_constructs(query.term) if query.mode is Mode.REGEX else ()
+    constructs = literal_operators(query)
     if constructs:
         return GrepSyntaxNotice(constructs=constructs)
     if found is not None and directory:

@@ -145,10 +145,12 @@ class NearNotice(NamedTuple):
 
 class GrepSyntaxNotice(NamedTuple):
     """D43: a `--regex` query that matched nothing holds grep's (BRE) spelling of an
-    operator, which rg reads as the literal character (`\\|` is a `|`)."""
+    operator, which rg reads as the literal character (`\\|` is a `|`); or a query of
+    another mode holds a `|`, the character there, not an OR (issue 40)."""
 
     constructs: tuple[str, ...]
-    """Each construct as written (`\\|`, `\\+`, `\\(`…), in order of first use."""
+    """Each construct as written (`\\|`, `\\+`, `\\(`…), in order of first use; `|`
+    alone outside `--regex`."""
     kind: Literal["grep_syntax"] = "grep_syntax"
 
 

@@ -1,5 +1,5 @@
 """D43: where a zero answer points. Which one more search to make (pure), and what a
-`--regex` query spelled in grep's dialect means to rg.
+`--regex` query spelled in grep's dialect means to rg, or a `|` to the other modes.
 
 The probes, in order, the first that applies being the only one made: the same query
 under the working directory when a narrower path was searched, case-insensitively when
@@ -32,6 +32,15 @@ def grep_constructs(pattern: str) -> tuple[str, ...]:
             found.append(f"\\{char}")
         backslashes = 0
     return tuple(found)
+
+
+def literal_operators(query: Query) -> tuple[str, ...]:
+    """What the query spells as an operator and its mode reads as the character: under
+    --regex grep's constructs; in any other mode a `|`, rg's alternation (issue 40: a
+    fixed `"(tabsize|sucmd)":` matched nothing and said only that)."""
+    if query.mode is Mode.REGEX:
+        return grep_constructs(query.term)
+    return ("|",) if "|" in query.term else ()
 
 
 def probe_for(query: Query, *, narrower: bool) -> Probe | None:

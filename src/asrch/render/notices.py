@@ -201,15 +201,21 @@ def _folded(notice: FoldedNotice) -> str:
     return said
 
 
+def _alternatives() -> str:
+    return call("survey", term=("A", "B"))
+
+
 def _grep_syntax(notice: GrepSyntaxNotice) -> str:
     """D43: grep's operators rg reads literally, and what to write instead."""
+    if notice.constructs == ("|",):  # a mode without operators (issue 40)
+        return f"no matches; | is a literal | in this mode, not OR: use {_alternatives()}"
     others = [c for c in notice.constructs if c != "\\|"]
     parts = []
     if others:
         plain = " ".join(c[1:] for c in others)
         parts.append(f"rg reads {' '.join(others)} literally, not as grep does: write {plain}")
     if "\\|" in notice.constructs:
-        parts.append(f"\\| is a literal |, not OR: use {call('survey', term=('A', 'B'))}")
+        parts.append(f"\\| is a literal |, not OR: use {_alternatives()}")
     return "no matches; " + "; ".join(parts)
 
 
