@@ -62,6 +62,11 @@ def _parsed(name: str, data: bytes) -> Region | None:
     return found[0] if found else None
 
 
+def _header(path: Path, name: str) -> Region | None:
+    found = read_header(str(path), name)
+    return None if found is None else found.region
+
+
 def test_the_extension_table_is_the_grammar_table() -> None:
     assert {ext: grammar.module for ext, grammar in LANGUAGES.items()} == MODULES
 
@@ -71,7 +76,7 @@ def test_the_header_read_without_a_parse_is_the_parse_s(
     tmp_path: Path, name: str, key: str, text: str
 ) -> None:
     (tmp_path / name).write_text(text)
-    assert read_header(str(tmp_path / name), name) == _parsed(name, text.encode())
+    assert _header(tmp_path / name, name) == _parsed(name, text.encode())
 
 
 def test_some_cases_are_headers_and_some_are_not(tmp_path: Path) -> None:
@@ -79,9 +84,9 @@ def test_some_cases_are_headers_and_some_are_not(tmp_path: Path) -> None:
     (tmp_path / "a.c").write_text(SLASH["licence"])
     (tmp_path / "b.c").write_text(SLASH["doc touching"])
     (tmp_path / "c.c").write_text(SLASH["two runs"])
-    assert read_header(str(tmp_path / "a.c"), "a.c") == Region(1, 3, "header", "header comment")
-    assert read_header(str(tmp_path / "b.c"), "b.c") is None
-    assert read_header(str(tmp_path / "c.c"), "c.c") == Region(1, 5, "header", "header comment")
+    assert _header(tmp_path / "a.c", "a.c") == Region(1, 3, "header", "header comment")
+    assert _header(tmp_path / "b.c", "b.c") is None
+    assert _header(tmp_path / "c.c", "c.c") == Region(1, 5, "header", "header comment")
 
 
 def test_a_header_that_cannot_be_told_is_none(tmp_path: Path) -> None:
@@ -93,10 +98,10 @@ def test_a_header_that_cannot_be_told_is_none(tmp_path: Path) -> None:
     (tmp_path / "nul.c").write_bytes(SLASH["licence"].encode() + b"\x00")
     (tmp_path / "dir.c").mkdir()
     for name in ("long.c", "open.c", "notes.txt", "nul.c", "dir.c"):
-        assert read_header(str(tmp_path / name), name) is None, name
+        assert _header(tmp_path / name, name) is None, name
     # Within the bytes read, and the whole file: known.
     (tmp_path / "end.c").write_text("// a\n// b\n// c\n")
-    assert read_header(str(tmp_path / "end.c"), "end.c") == Region(1, 3, "header", "header comment")
+    assert _header(tmp_path / "end.c", "end.c") == Region(1, 3, "header", "header comment")
 
 
 def test_a_test_marker_decides_whether_a_file_is_parsed_for_tests(tmp_path: Path) -> None:
@@ -127,7 +132,7 @@ def test_on_the_stdlib_the_lexical_header_is_the_parse_s(every: int) -> None:
     differ = []
     headers = 0
     for path in _stdlib_sample(every):
-        found = read_header(str(path), path.name)
+        found = _header(path, path.name)
         headers += found is not None
         if found != _parsed(path.name, path.read_bytes()):
             differ.append(str(path))
@@ -138,3 +143,14 @@ def test_on_the_stdlib_the_lexical_header_is_the_parse_s(every: int) -> None:
 @pytest.mark.slow
 def test_on_the_whole_stdlib_the_lexical_header_is_the_parse_s() -> None:
     test_on_the_stdlib_the_lexical_header_is_the_parse_s(1)
+
+
+def test_the_header_s_text_is_its_lines_as_rg_reads_them(tmp_path: Path) -> None:
+    """A byte-order mark dropped, each line with its end (CRLF kept), nothing after."""
+    (tmp_path / "a.py").write_bytes(b"\xef\xbb\xbf# a\r\n# b\r\n# c\r\n\r\nx = 1\r\n")
+    found = read_header(str(tmp_path / "a.py"), "a.py")
+    assert found is not None
+    assert found.text == b"# a\r\n# b\r\n# c\r\n"
+    (tmp_path / "b.c").write_text("// a\n// b\n// c")  # no final line end
+    found = read_header(str(tmp_path / "b.c"), "b.c")
+    assert found is not None and found.text == b"// a\n// b\n// c"

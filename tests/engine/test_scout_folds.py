@@ -8,7 +8,7 @@ from asrch.commands.scout import run_scout
 from asrch.domain.limits import TEST_FILES_MAX
 from asrch.domain.notices import FoldedNotice
 from asrch.domain.query import SearchOptions
-from asrch.domain.regions import Region
+from asrch.domain.regions import Header, Region
 from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 
@@ -24,7 +24,7 @@ class Recording(ScopeReader):
         self.headers_asked: list[str] = []
         self.tests_asked: list[str] = []
 
-    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+    def headers(self, files: Sequence[str]) -> dict[str, Header]:
         self.headers_asked += files
         return super().headers(files)
 

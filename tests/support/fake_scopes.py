@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from asrch.domain.definitions import NameLines, NotParsed
 from asrch.domain.lines import Definition, Placements, Scope, SourceLine, Unplaced
-from asrch.domain.regions import Region
+from asrch.domain.regions import Header, Region
 from asrch.domain.units import Around
 
 
@@ -52,7 +52,7 @@ class FakeScopes:
     def regions(self, file: str) -> tuple[Region, ...]:
         return ()
 
-    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+    def headers(self, files: Sequence[str]) -> dict[str, Header]:
         return {}
 
     def tests(self, file: str) -> tuple[Region, ...]:
@@ -77,7 +77,7 @@ class NoScopes:
     def regions(self, file: str) -> tuple[Region, ...]:
         return ()
 
-    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+    def headers(self, files: Sequence[str]) -> dict[str, Header]:
         return {}
 
     def tests(self, file: str) -> tuple[Region, ...]:

@@ -184,6 +184,13 @@ class FakeSearcher:
             found[file] = tuple(self._source_line(query, n, lines[n - 1]) for n in hits[:keep])
         return found
 
+    def lines_matching(self, query: Query, texts: Mapping[str, bytes]) -> dict[str, list[int]]:
+        self.calls.append(("lines_matching", query.term, tuple(texts)))
+        return {
+            name: [n for n, text in enumerate(data.splitlines(), 1) if self._matches(query, text)]
+            for name, data in texts.items()
+        }
+
     def window(
         self, query: Query, file: str, *, line: int, context: int, span: Span | None = None
     ) -> FileWindow:

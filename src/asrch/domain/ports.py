@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     # Annotations only: a command that never scans need not build the scan models.
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from asrch.domain.counting import Tally
     from asrch.domain.definitions import NameLines, NotParsed
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         Unplaced,
     )
     from asrch.domain.query import Query
-    from asrch.domain.regions import Region
+    from asrch.domain.regions import Header, Region
     from asrch.domain.units import Around
 
 
@@ -116,6 +116,12 @@ class Lines(Protocol):
         given; one search for all of them (D32's listed lines)."""
         ...
 
+    def lines_matching(self, query: Query, texts: Mapping[str, bytes]) -> dict[str, list[int]]:
+        """For each of `texts` (lines asrch read from a file as rg reads it, each with its
+        line end; D53's header comments), the numbers of the lines `query` matches, from
+        1: one search for all of them, no file read again."""
+        ...
+
     def window(
         self, query: Query, file: str, *, line: int, context: int, span: Span | None = None
     ) -> FileWindow:
@@ -201,10 +207,10 @@ class Scopes(Definitions, Protocol):
         fails or passes its bounds (nothing folds then)."""
         ...
 
-    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+    def headers(self, files: Sequence[str]) -> dict[str, Header]:
         """D53 in scout: the header comment of each of `files` that has one, as `regions`
-        finds it, read without a parse from each file's first bytes (a header that runs
-        past them is not known)."""
+        finds it, and its text, read without a parse from each file's first bytes (a
+        header that runs past them is not known)."""
         ...
 
     def tests(self, file: str) -> tuple[Region, ...]:

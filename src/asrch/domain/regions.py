@@ -20,6 +20,14 @@ class Region(NamedTuple):
     what: str
 
 
+class Header(NamedTuple):
+    """A file's header comment (`region`) and its text: lines 1 to `region.end` as rg
+    reads them, each with its line end (D53 in scout: judged where it is held)."""
+
+    region: Region
+    text: bytes
+
+
 class FoldedRegion(NamedTuple):
     """A region with `matches` matching lines left out of what `show` prints."""
 

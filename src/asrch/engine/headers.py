@@ -16,7 +16,7 @@ import os
 import re
 
 from asrch.domain.limits import HEADER_READ_BYTES, SCOPE_MAX_BYTES
-from asrch.domain.regions import Region, header_from
+from asrch.domain.regions import Header, header_from
 from asrch.engine.decoding import as_rg_reads
 from asrch.engine.file_bytes import first_bytes
 
@@ -134,9 +134,9 @@ def _block_end(data: bytes, at: int, *, nested: bool) -> int:
     return index
 
 
-def read_header(path: str, file: str) -> Region | None:
-    """The header comment of `file` (opened at `path`) as `show` folds it, read without a
-    parse; None when it has none, no grammar, or it cannot be told."""
+def read_header(path: str, file: str) -> Header | None:
+    """The header comment of `file` (opened at `path`) as `show` folds it, and its text,
+    read without a parse; None when it has none, no grammar, or it cannot be told."""
     module = module_of(file)
     if module is None:
         return None
@@ -147,7 +147,13 @@ def read_header(path: str, file: str) -> Region | None:
     found = leading_comments(data, module, whole=whole)
     if found is None or b"\x00" in data:
         return None
-    return header_from(*found)
+    region = header_from(*found)
+    if region is None:
+        return None
+    end = 0
+    for _ in range(region.end):
+        end = data.find(b"\n", end) + 1 or len(data)
+    return Header(region, data[:end])
 
 
 def marks_tests(data: bytes, module: str) -> bool:

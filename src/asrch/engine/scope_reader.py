@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from asrch.domain.definitions import NameLines, NotParsed
     from asrch.domain.lines import Definition, Placements, SourceLine, Unplaced
-    from asrch.domain.regions import Region
+    from asrch.domain.regions import Header, Region
     from asrch.domain.units import Around
     from asrch.engine.scopes import TreeSitterScopes
 
@@ -49,7 +49,7 @@ class ScopeReader:
 
         return read_regions(self._path(file), file)
 
-    def headers(self, files: Sequence[str]) -> dict[str, Region]:
+    def headers(self, files: Sequence[str]) -> dict[str, Header]:
         """D53 in scout: read without a parse, so without tree-sitter loaded."""
         from asrch.engine.headers import read_header
 

@@ -373,6 +373,13 @@ class RipgrepSearcher:
             lambda: matching_lines(self.rg, query, files, keep=keep, launch=self._launch),
         )
 
+    def lines_matching(self, query: Query, texts: Mapping[str, bytes]) -> dict[str, list[int]]:
+        from asrch.engine.texts import lines_matching
+
+        return self._judged(
+            query, lambda: lines_matching(self.rg, query, texts, launch=self._launch)
+        )
+
     def window(
         self, query: Query, file: str, *, line: int, context: int, span: Span | None = None
     ) -> FileWindow:
