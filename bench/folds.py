@@ -8,7 +8,8 @@ and Rust files parsed, 1-2 more rg searches for where those files match); and wh
 processes, `rg --count` of the same term (parallel, unsorted: the fastest a user runs)
 and `asrch scout` itself. Medians of wall and CPU time (this process's and its rg
 children's, `resource`), and the ratios the goal reads: folds / count (target: at most
-`GOAL` of the count, so a scout with D53 costs at most 1 + `GOAL` times one without).
+`GOAL` of the count, or `GOAL_MS`, so a scout with D53 costs at most 1 + `GOAL` times one
+without on a tree where the count takes seconds).
 
 Rows: the installed lib (941 MB here) for `Copyright` (2,916 lines in 2,641 files: the
 header bound met) and `license`; `ASRCH_FOLD_TREE` adds a tree of your own, with its
@@ -36,7 +37,9 @@ from asrch.engine.searcher import RipgrepSearcher
 from bench.run import ASRCH, rg_count
 
 GOAL = 0.5
-"""The fold reading costs at most half the count it follows (wall, median)."""
+GOAL_MS = 100.0
+"""The fold reading costs at most half the count it follows, or at most 100 ms on a
+small tree whose count is fast (wall, medians)."""
 
 
 def _cpu() -> float:
@@ -99,10 +102,11 @@ def measure(tree: str, term: str, repeat: int) -> None:
     for key, (wall, cpu) in med.items():
         print(f"  {key:<6} wall {wall:>8.1f} ms  cpu {cpu:>8.1f} ms")
     ratio = med["folds"][0] / med["count"][0]
+    met = ratio <= GOAL or med["folds"][0] <= GOAL_MS
     print(
         f"  folds / count: wall {ratio:.2f}, cpu {med['folds'][1] / med['count'][1]:.2f}; "
         f"scout / rg --count: wall {med['scout'][0] / med['rg'][0]:.2f}; "
-        f"goal folds <= {GOAL:.1f} x count: {'yes' if ratio <= GOAL else 'NO'} "
+        f"goal folds <= {GOAL:.1f} x count or {GOAL_MS:.0f} ms: {'yes' if met else 'NO'} "
         f"(load {os.getloadavg()[0]:.1f})"
     )
 

@@ -35,7 +35,8 @@ just under 1 MB (`SCOPE_MAX_BYTES`: a larger one is not parsed at all), made of 
 stdlib's modules in name order (`ASRCH_PY_FILE`: another file), against the same bytes
 as `.txt` (no grammar: the `--context` window and a note), interleaved, wall and CPU
 medians; goal at most `UNIT_GOAL`x the `.txt` answer. Lines asked: a third, a half and
-two thirds of the way down.
+two thirds of the way down, and the first line of the longest function in the middle
+third (its beginning, cut at a statement: issue 40).
 
     python -m bench.scopes [--repeat N] [--hostile-only | --nested-if-only | --unit-only]
 """
@@ -234,6 +235,23 @@ def stdlib_python(path: Path, size: int = UNIT_BYTES) -> None:
     path.write_bytes(b"".join(parts))
 
 
+def _long_header(data: bytes) -> int:
+    """The first line of the longest function in the middle third of the file (issue 40:
+    on a long definition's header line, its beginning, cut at a statement)."""
+    import ast
+
+    lines = data.count(b"\n")
+    tree = ast.parse(data)
+    found = [
+        (node.end_lineno - node.lineno, node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and lines // 3 <= node.lineno <= 2 * lines // 3
+    ]
+    return max(found)[1]
+
+
 def units(repeat: int) -> None:
     """D51: `show --line N --scope` on a parsed ~1 MB file against the same bytes as .txt."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -253,7 +271,7 @@ def units(repeat: int) -> None:
             f"{'.py CPU':>9}{'.txt CPU':>10}{'x':>6}  unit"
         )
         worst = 0.0
-        for line in (lines // 3, lines // 2, 2 * lines // 3):
+        for line in (lines // 3, lines // 2, 2 * lines // 3, _long_header(data)):
             runs: dict[str, list[tuple[float, float]]] = {"py": [], "txt": []}
             for _ in range(repeat):
                 for ext, done in runs.items():

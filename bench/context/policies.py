@@ -9,6 +9,7 @@ import heapq
 import itertools
 import os
 import posixpath
+import shlex
 import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -160,6 +161,7 @@ class Step:
 VALUE_OPTIONS = frozenset(
     {"--page", "--clusters", "--line", "--context", "--format", "--type", "--glob", "--term"}
 )
+"""Options that take a value (`--def` and `--scope` take none)."""
 
 
 def positionals(argv: Sequence[str]) -> list[str]:
@@ -217,7 +219,13 @@ class AsrchPolicy:
         sources_first: bool = False,
         skips_rereading: bool = False,
         follows_zero_notes: bool = False,
+        round5: bool = False,
     ) -> None:
+        self.round5 = round5
+        """Issue 40's tools as an agent would use them: a survey's `path:LINE` places
+        (D56) shown with `show FILE --line N --scope` (D51) before any scout, and for a
+        question about a definition or a constant, `scout --def` of each term (D52)
+        before its plain scout."""
         self.follows_zero_notes = follows_zero_notes
         """D43: scout a term the survey found nowhere, and follow its zero note to the
         file it names (`sample` there, with `-i` when the note says so)."""
@@ -237,9 +245,11 @@ class AsrchPolicy:
         location: Location,
         tree: Path,
         run: Runner | None = None,
+        kind: str | None = None,
     ) -> Attempt:
         """`run` (argv after `asrch` -> exit status, printed bytes) defaults to running
-        the asrch command in the tree; the benchmark never replaces it."""
+        the asrch command in the tree; the benchmark never replaces it. `kind`: the
+        task's kind, as the question tells an agent (`round5` reads it)."""
         call = run or (lambda argv: _run([*self.asrch, *argv], tree))
         attempt = Attempt(self.name)
         order = itertools.count(0, -1)
@@ -258,7 +268,8 @@ class AsrchPolicy:
             status, raw = call(step.argv)
             text = _text(raw)
             words = positionals(step.argv)
-            answer = read_answer(text, words[2] if words[0] in ("sample", "show") else None)
+            # sample and show name their FILE last (`show --line N --scope FILE`: no QUERY).
+            answer = read_answer(text, words[-1] if words[0] in ("sample", "show") else None)
             # A scout's listing (D32, D44: a path, then its `N:` lines) is shown lines:
             # a small answer is the lines, with no table and no next step to follow.
             shown = answer.shown + answer.listed
@@ -274,9 +285,10 @@ class AsrchPolicy:
                 break
             # Pushed in reverse, so the preferred offer runs first among equals, and the
             # next: line (pushed last) before all of them.
-            for effort, rank, argv in reversed(
-                offers(step, answer, sources_first=self.sources_first)
-            ):
+            found = offers(step, answer, sources_first=self.sources_first)
+            if self.round5:
+                found = round5_offers(step, answer, kind) + found
+            for effort, rank, argv in reversed(found):
                 heapq.heappush(queue, Step(effort, rank, next(order), argv))
             if answer.next_argv:
                 argv = tuple(answer.next_argv)
@@ -367,4 +379,45 @@ def offers(step: Step, answer: Answer, *, sources_first: bool = False) -> list[O
         elif page < pages:
             argv = ("sample", "--page", str(page + 1), *_term(term), file)
             steps.append((step.effort + 1, step.term_rank, argv))
+    return steps
+
+
+DEF_KINDS = frozenset({"definition", "constant"})
+"""Questions an agent answers with `scout --def` first (where is X defined, its value)."""
+
+
+def places(cell: str) -> list[tuple[str, int]]:
+    """D56: a survey cell that places a rare term (`a.py:3 b.py:5`), else none."""
+    found = []
+    for word in shlex.split(cell) if cell not in ("", "-") else []:
+        path, sep, line = word.rpartition(":")
+        if not sep or not line.isdigit():
+            return []
+        found.append((path, int(line)))
+    return found
+
+
+def round5_offers(step: Step, answer: Answer, kind: str | None) -> list[Offer]:
+    """Issue 40's steps, before the rows' own: after a survey, each placed line of a rare
+    term shown with its unit (D56, D51), and for a definition or constant question
+    `scout --def` of each term that matched, most selective first (D52)."""
+    words = positionals(step.argv)
+    if words[0] != "survey":
+        return []
+    path = words[-1] if len(words) > 1 else "."
+    overall = answer.tables.get("overall", answer.tables.get("terms", []))
+    rows = sorted((count(r[1]), i, r) for i, r in enumerate(overall))
+    steps: list[Offer] = []
+    for rank, (matches, _, row) in enumerate(rows):
+        if matches <= 0:
+            continue
+        for file, line in places(row[3] if len(row) > 3 else ""):
+            argv = ("show", "--line", str(line), "--scope", _join(path, file))
+            steps.append((0, rank, argv))
+    if kind in DEF_KINDS:
+        steps += [
+            (0, rank, ("scout", "--def", *_term(row[0]), path))
+            for rank, (matches, _, row) in enumerate(rows)
+            if matches > 0
+        ]
     return steps

@@ -483,3 +483,44 @@ def test_the_zero_note_agent_follows_the_note() -> None:
     assert found.calls[1].zero and not found.calls[2].zero
     plain = AsrchPolicy(["asrch"], sources_first=True).attempt(["tmpdir"], location, Path("."), run)
     assert not plain.found and len(plain.calls) == 1
+
+
+def test_the_round5_agent_shows_a_placed_line_and_scouts_definitions() -> None:
+    """Issue 40: a survey's `path:LINE` (D56) is shown with its unit (D51) before any
+    scout; a definition question scouts `--def` first (D52)."""
+    survey = (
+        "terms[term,matches,files,top_file]:\n"
+        "  refold,2,1,email/_parser.py:2840 email/_parser.py:2901\n"
+        "  fold,300,40,email/_header.py\n"
+    )
+    show = (
+        "show:\n  window: 2840-2870\n  unit: definition\n  last_line: 3000\n2840-def _refold():\n"
+    )
+    scout = "scout:\n  matches: 1\n  files: 1\nemail/_parser.py\n2840:def _refold():\n"
+    answers = {"survey": survey, "show": show, "scout": scout}
+
+    def run(argv: tuple[str, ...]) -> tuple[int, bytes]:
+        return 0, answers[argv[0]].encode()
+
+    location = Location("email/_parser.py", 2840, 2900)
+    agent = AsrchPolicy(["asrch"], sources_first=True, follows_zero_notes=True, round5=True)
+    found = agent.attempt(["refold", "fold"], location, Path("."), run, kind="call")
+    assert found.found
+    assert [c.argv for c in found.calls] == [
+        ("survey", "--term=refold", "--term=fold", "."),
+        ("show", "--line", "2840", "--scope", "email/_parser.py"),
+    ]
+    survey_only = "terms[term,matches,files,top_file]:\n  refold,9,2,email/_parser.py\n"
+    answers["survey"] = survey_only
+    found = agent.attempt(["refold"], location, Path("."), run, kind="definition")
+    assert [c.argv for c in found.calls] == [
+        ("survey", "--term=refold", "."),
+        ("scout", "--def", "refold", "."),
+    ]
+    assert found.found
+    plain = AsrchPolicy(["asrch"], sources_first=True, follows_zero_notes=True)
+    assert plain.attempt(["refold"], location, Path("."), run, kind="definition").calls[1].argv == (
+        "scout",
+        "refold",
+        ".",
+    )
