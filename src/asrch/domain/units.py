@@ -45,9 +45,10 @@ class Around(NamedTuple):
     units: tuple[Unit, ...]
     folds: tuple[Fold, ...] = ()
     statements: tuple[tuple[int, int], ...] = ()
-    """The statements (first and last line, at any depth) inside the innermost unit
-    longer than `SCOPE_UNIT_MAX` lines that start within its first `SCOPE_UNIT_MAX`
-    lines, in line order; none when no unit is that long."""
+    """The statements (first and last line, at any depth) inside the innermost unit when
+    it is longer than `SCOPE_UNIT_MAX` lines, that start within its first
+    `SCOPE_UNIT_MAX` lines, in line order; none otherwise (the line is in a smaller unit:
+    in the body)."""
 
 
 class Choice(NamedTuple):

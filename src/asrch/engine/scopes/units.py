@@ -314,9 +314,10 @@ def units_and_statements(
     `Node.parent`: tree-sitter finds a parent by descending from the root again, so
     climbing would cost depth² (issue 39's class). Past `budget`, `OverBudgetError`.
 
-    And the statements inside the innermost unit longer than `SCOPE_UNIT_MAX` lines that
-    start within its first `SCOPE_UNIT_MAX` lines (`statements_in`): where its beginning
-    may be cut, and where its body begins (issue 40)."""
+    And, when the innermost unit is longer than `SCOPE_UNIT_MAX` lines (the target is in
+    its header, or between its statements), the statements inside it that start within
+    its first `SCOPE_UNIT_MAX` lines (`statements_in`): where its beginning may be cut,
+    and where its body begins (issue 40); none otherwise (no walk for a line in the body)."""
     units = UNITS[grammar.module]
     branches = _branches(units)
     row = data.count(b"\n", 0, target)
@@ -337,8 +338,8 @@ def units_and_statements(
                 found[-1] = unit if found[-1].kind == "statement" else found[-1]
             else:
                 found.append(unit)
-    if long is None:
-        return tuple(found), ()
+    if long is None or found[0].lines <= SCOPE_UNIT_MAX:
+        return tuple(found), ()  # a line in a smaller unit is in the body: no beginning
     last_row = long.start_point[0] + SCOPE_UNIT_MAX - 1
     return tuple(found), statements_in(long, units, last_row, budget)
 
