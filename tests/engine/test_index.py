@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -136,10 +137,28 @@ def test_a_build_reads_only_what_changed_and_status_says_what_is_stale(
     assert "  stale: 0\n" in run_asrch(["index", "--status", "src"], cwd=tree, env=env).out
 
 
-def test_a_file_written_just_before_it_was_read_stays_stale(tree: Path, tmp_path: Path) -> None:
-    """Racily clean: a write in the same clock tick as the read could keep its stat."""
+def test_a_file_written_just_before_it_was_read_is_read_again_after_the_window(
+    tree: Path, tmp_path: Path
+) -> None:
+    """Racily clean: a write in the same clock tick as the read could keep its stat, so
+    the build reads the file again once 2 s are past (a tree cloned and indexed at once)."""
     env = _env(tmp_path)
     (tree / "fresh.py").write_text("x = 1\n")
+    run_asrch(["index"], cwd=tree, env=env)
+    assert "  stale: 0\n" in run_asrch(["index", "--status"], cwd=tree, env=env).out
+
+
+def test_a_file_written_again_within_the_window_stays_stale(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Written again while the build waited: still racy, read by rg until the next build."""
+    env = _env(tmp_path)
+    (tree / "fresh.py").write_text("x = 1\n")
+
+    def write_while_waiting(seconds: float) -> None:
+        (tree / "fresh.py").write_text("x = 2\n")
+
+    monkeypatch.setattr(time, "sleep", write_while_waiting)
     run_asrch(["index"], cwd=tree, env=env)
     assert "  stale: 1\n" in run_asrch(["index", "--status"], cwd=tree, env=env).out
 

@@ -37,6 +37,8 @@ from asrch.engine.transport import run_to_end
 INDEXED_MAX = 16 << 20
 """A larger file is not indexed (rg always reads it): what one read holds in memory."""
 RACY_NS = 2_000_000_000
+SETTLED_MAX = 10_000
+"""At most this many racy files are read again after the window (`_Update._settle`)."""
 
 
 class Walked(NamedTuple):
@@ -153,6 +155,8 @@ class _Update:
         self.started = started
         self.progress = progress
         self.known = rows(db)
+        self.racy: list[tuple[bytes, str, int, int | None]] = []
+        """Files read within `RACY_NS` of their last write (stored as stale)."""
         self.garbage = int(_value(db, "garbage") or 0)
         live = sum(1 for row in self.known.values() if row.doc is not None)
         if self.garbage > max(live, 1000):
@@ -182,6 +186,7 @@ class _Update:
             binary += kind == BINARY
             if self.progress is not None:
                 self.progress(done, total, time.monotonic() - self.started)
+        self._settle()
         present = set(walked.paths)
         gone = [(rel, row) for rel, row in self.known.items() if rel not in present]
         for rel, row in gone:
@@ -203,11 +208,25 @@ class _Update:
             doc = self.db.execute("INSERT INTO docs(body) VALUES (?)", (body,)).lastrowid
         if time.time_ns() - stat.mtime < RACY_NS:
             stat = stat._replace(ctime=-1)
+            self.racy.append((rel, full, kind, doc))
         self.db.execute(
             "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", (rel, *stat, kind, doc)
         )
         self.garbage += row is not None and row.doc is not None
         return kind
+
+    def _settle(self) -> None:
+        """Read again, once their 2 s are past, the files written just before they were
+        read (a tree cloned and indexed at once): otherwise every search reads them until
+        the next build. Waits 2 s at most, and only for such files."""
+        racy, self.racy = self.racy, []
+        if not racy or len(racy) > SETTLED_MAX:
+            return
+        time.sleep(RACY_NS / 1e9)
+        for rel, full, kind, doc in racy:
+            with contextlib.suppress(OSError):
+                stat = Stat.of(os.stat(full))
+                self._read(rel, full, stat, Row(stat, kind, doc))
 
     def _forget(self, rel: bytes, row: Row) -> None:
         self.db.execute("DELETE FROM files WHERE path = ?", (rel,))
