@@ -18,7 +18,7 @@ command line pays alike. `engine` runs write where the engine's do, into memory 
 Each row is printed beside the previous release's figure for it (`rel`: its `over`,
 mcp - rg, from bench/release.json's `mcp` block), recorded as bench.run's are:
 
-    python -m bench.server [--repeat N] [--asrch-src DIR --record-release LABEL]
+    python -m bench.server [--repeat N] [--only TEXT] [--asrch-src DIR --record-release LABEL]
 """
 
 import argparse
@@ -175,6 +175,16 @@ def scenarios(work: Path) -> tuple[list[Path], list[McpScenario]]:
             engine=[engine_count("connect", str(tiny))],
         ),
         McpScenario(
+            # Issue 41, item 5: a small answer lists its lines with their scopes (D32):
+            # 19 lines in 2 files of real source, each parsed.
+            "scout listing 19 lines, stdlib json/",
+            "scout",
+            {"query": "JSONDecodeError", "path": f"{lib}/json"},
+            [rg_count("JSONDecodeError", f"{lib}/json")],
+            target_margin_ms=10.0,
+            engine=[engine_count("JSONDecodeError", f"{lib}/json")],
+        ),
+        McpScenario(
             "scout rare term, stdlib",
             "scout",
             {"query": "frozenset", "path": str(lib)},
@@ -239,8 +249,10 @@ def measure(server: Server, scenario: McpScenario, repeat: int) -> McpRow:
     return McpRow(scenario.name, mcp_ms, rg_ms, ratio, over, engine_ms, goal, ok, cpu_over)
 
 
-def measure_all(work: Path, repeat: int) -> list[McpRow]:
+def measure_all(work: Path, repeat: int, only: Sequence[str] = ()) -> list[McpRow]:
     roots, chosen = scenarios(work)
+    if only:
+        chosen = [s for s in chosen if any(text in s.name for text in only)]
     server = Server(roots)
     try:
         return [measure(server, scenario, repeat) for scenario in chosen]
@@ -277,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "21")))
     parser.add_argument("--json", type=Path, default=Path("bench/results/mcp.json"))
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT")
     # bench.run's own options (`--scenario`) may come along from `nox -s bench -- …`.
     parser.add_argument("--asrch-src", type=Path, default=None, metavar="DIR")
     parser.add_argument("--record-release", default=None, metavar="LABEL")
@@ -286,7 +299,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         ASRCH[:] = [sys.executable, "-m", "asrch"]
         os.environ["PYTHONPATH"] = str(args.asrch_src.resolve() / "src")
     with tempfile.TemporaryDirectory(prefix="asrch-bench-mcp-") as tmp:
-        rows = measure_all(Path(tmp), args.repeat)
+        rows = measure_all(Path(tmp), args.repeat, args.only)
     if args.record_release:
         record_release([], args.record_release, blocks={"mcp": {r.name: r.over_ms for r in rows}})
     mcp = release_blocks().get("mcp", {})

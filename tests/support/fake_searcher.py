@@ -147,6 +147,12 @@ class FakeSearcher:
         self.calls.append(("count", query.term, target))
         return self._count(query, target, cap)
 
+    def count_listed(
+        self, query: Query, target: str, *, cap: int, keep: int
+    ) -> tuple[Tally, dict[str, tuple[SourceLine, ...]]] | None:
+        """Never one search: the use cases count, then read the lines (`matching_lines`)."""
+        return None
+
     def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
         self.calls.append(("count_terms", tuple(q.term for q in queries), target))
         return [self._count(q, target, cap) for q in queries]

@@ -46,7 +46,17 @@ def run_scout(
     # D45: the binary files are counted where they are printed: JSON (the searcher's
     # own setting), or a zero answer's note; with no probe to make, this search is the
     # only one that can count them.
-    plain = searcher.count(query, path, cap=SCAN_CAP, census=directory and probe is None)
+    census = directory and probe is None
+    # A small answer's lines come with its count where the searcher can (one rg run).
+    counted = (
+        None
+        if definitions or census
+        else searcher.count_listed(query, path, cap=SCAN_CAP, keep=SCOUT_LIST_MAX)
+    )
+    if counted is None:
+        plain, read = searcher.count(query, path, cap=SCAN_CAP, census=census), None
+    else:
+        plain, read = counted
     tally, judged = plain, None
     if definitions and plain.files:
         judged = _definitions(searcher, scopes, query, plain)
@@ -57,7 +67,7 @@ def run_scout(
         )
         tally = plain._replace(files=kept)
     tally, listed = _listed(
-        searcher, scopes, query, path, tally, directory=directory, judged=judged
+        searcher, scopes, query, path, tally, directory=directory, judged=judged, read=read
     )
     folded = None
     if directory and not listed and len(tally.files) > 1:
@@ -118,20 +128,26 @@ def _listed(
     *,
     directory: bool,
     judged: Judged | None = None,
+    read: Mapping[str, Sequence[SourceLine]] | None = None,
 ) -> tuple[Tally, tuple[ListedFile, ...]]:
     """D32/D44: a small answer's matching lines, by file in path order, with their
     scopes; none when their text would not fit 2,000 bytes. At most 20 lines, so at
     most 20 files: one search reads them all (an rg start per file cost more than the
     search, issue 23). With the tally the answer counts: the count's, or the listing's
-    where a file changed between the two searches."""
+    where a file changed between the two searches. `read`: the lines, read with the
+    count (`Searcher.count_listed`)."""
     if not lists(tally):
         return tally, ()
     lines_of: Mapping[str, Sequence[SourceLine]]
     if judged is not None:
         lines_of = judged.kept  # read already, one search for every file
     else:
-        lines_of = searcher.matching_lines(
-            query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
+        lines_of = (
+            read
+            if read is not None
+            else searcher.matching_lines(
+                query, [file.path for file in tally.files], keep=SCOUT_LIST_MAX
+            )
         )
         recounted = _recounted(tally, lines_of)
         if recounted is None:

@@ -89,6 +89,15 @@ class Counts(Protocol):
         searcher may count them anyway (`binary` is otherwise 0)."""
         ...
 
+    def count_listed(
+        self, query: Query, target: str, *, cap: int, keep: int
+    ) -> tuple[Tally, dict[str, tuple[SourceLine, ...]]] | None:
+        """`count` (without the census) and, when it is at most `keep` lines, the
+        matching lines of each file counted (as `matching_lines`), from one search; None
+        where the searcher does not (a large tree: two searches cost less than a second
+        walk) or the count passed `keep`: count and read the lines apart."""
+        ...
+
     def count_terms(self, queries: Sequence[Query], target: str, *, cap: int) -> list[Tally]:
         """`count` of each query under one `target`, each with its own cap, in order."""
         ...

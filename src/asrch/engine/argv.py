@@ -246,6 +246,20 @@ def json_argv(
     ]
 
 
+def listing_argv(rg: str, query: Query, target: str) -> list[str]:
+    """A walk's match records as JSON, each file's in line order, the files in rg's own
+    (parallel) order: `count_argv`'s walk, with its lines (`files.count_and_lines`)."""
+    return [
+        rg,
+        *BASE_FLAGS,
+        "--json",
+        *walk_args(query.options),
+        *pattern_args(query),
+        "--",
+        operand(target),
+    ]
+
+
 def type_list_argv(rg: str) -> list[str]:
     """rg's file types and their globs, `name: glob, glob` a line."""
     return [rg, "--no-config", "--type-list"]

@@ -11,12 +11,13 @@ import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
+from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import Excerpt, FileScan, FileWindow, SourceLine, Span, excerpt_ranges
 from asrch.domain.query import Query
 from asrch.domain.text_safety import quote
-from asrch.engine.argv import count_argv, json_argv, operand
-from asrch.engine.counts import parse_counts
+from asrch.engine.argv import count_argv, json_argv, listing_argv, operand
+from asrch.engine.counts import cut_at_cap, in_path_order, parse_counts
 from asrch.engine.decoding import MARK_MAX, buffered_chunks, mark_of, utf16_as_utf8
 from asrch.engine.json_events import (
     LINE_NUMBER,
@@ -26,6 +27,7 @@ from asrch.engine.json_events import (
     last_line_number,
     parse_events,
     split_lines,
+    stopped_at_nul,
 )
 from asrch.engine.process import HERE, Launch
 from asrch.engine.transport import judged, run_to_end
@@ -108,6 +110,50 @@ def matching_lines(
         judged(argv, run.end())
         tail.check_summed()
     return {file: tuple(lines) for file, lines in found.items()}
+
+
+def count_and_lines(
+    rg: str, query: Query, target: str, *, cap: int, keep: int, launch: Launch = HERE
+) -> tuple[Tally, dict[str, tuple[SourceLine, ...]]] | None:
+    """A directory's count (as `counts.count_files` without the census) and the matching
+    lines of each file counted (as `matching_lines`), from one walk (`listing_argv`);
+    None once rg has printed more than `keep` matching lines: rg is stopped, and the
+    caller counts and reads the lines apart (issue 41, item 5: a small answer's second
+    rg run was most of a warm MCP call).
+
+    The count is the walk's own: a file rg stopped reading at a NUL byte (its `end`
+    record says where) is dropped, as `rg --count` prints none for it; binary files are
+    not counted (`binary` 0)."""
+    walking = launch.walking(target)
+    given = walking.operand(target)
+    argv = listing_argv(rg, query, given)
+    found: dict[bytes, list[LineEvent]] = {}
+    stopped: set[bytes] = set()
+    matched = 0
+    with walking.transport.start(argv, walking, stream=True) as run:
+        tail = _Tail(run.chunks())
+        for record in split_lines(tail, first_submatch_only=True):
+            if record.startswith(b'{"type":"match"'):
+                matched += 1
+                if matched > keep:
+                    run.stop()
+                    return None
+                for event in parse_events((record,)):
+                    found.setdefault(os.fsencode(event.path), []).append(event)
+            elif (binary := stopped_at_nul(record)) is not None:
+                stopped.add(binary)
+        said = judged(argv, run.end())
+        tail.check_summed()
+    counted = in_path_order(
+        [(path, len(lines)) for path, lines in found.items() if path not in stopped]
+    )
+    tally = cut_at_cap(counted, target, said._replace(binary=0), cap=cap, binary=[], given=given)
+    # The tally's files are the first of those counted (all, short of the cap).
+    lines_of = {
+        file.path: tuple(_source_line(event, file.path, launch) for event in found[path])
+        for (path, _), file in zip(counted, tally.files, strict=False)
+    }
+    return tally, lines_of
 
 
 def _source_line(event: LineEvent, file: str, launch: Launch) -> SourceLine:

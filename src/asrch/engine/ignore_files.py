@@ -71,11 +71,12 @@ def _kind(mode: int) -> str:
     return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
 
 
-def check_ignore_files(here: str, shown: str) -> None:
+def check_ignore_files(here: str, shown: str) -> int:
     """Refuse (`InputError`) a walk of the directory `here` (as this process opens it;
     `shown`: as the user spelled it) if rg would open an ignore file that is not a
     regular file: in the tree, or in a directory above it (the command line's walk, in
-    which rg finds its ignore files itself)."""
+    which rg finds its ignore files itself). Else the entries met in the directories
+    looked into: how large the walk is, at most."""
     parent = os.path.dirname(os.path.realpath(here))
     while True:
         for name in (*NAMES, _EXCLUDE):
@@ -84,7 +85,9 @@ def check_ignore_files(here: str, shown: str) -> None:
         if parent == os.path.dirname(parent):
             break
         parent = os.path.dirname(parent)
+    met = 0
     for directory, spelled, _, entries in _tree(here, shown, hidden=False):
+        met += len(entries)
         for entry in entries:
             name = entry.name
             if name in NAMES or name == ".git":
@@ -93,6 +96,7 @@ def check_ignore_files(here: str, shown: str) -> None:
                     _check(os.path.join(directory, _EXCLUDE), path + "/info/exclude", None)
                 else:
                     _check(entry.path, path, None)
+    return met
 
 
 def _tree(
@@ -263,6 +267,13 @@ def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
         os.close(fd)
 
 
+class WalkRules(NamedTuple):
+    """A call's walk's ignore rules (`pinned_rules`) and the entries met in its tree."""
+
+    rules: bytes
+    entries: int
+
+
 class Above(NamedTuple):
     """A directory from the root down to the searched one (exclusive)."""
 
@@ -277,10 +288,11 @@ def pinned_rules(
     shown: str,
     prefix: str,
     inside: Callable[[str], bool],
-) -> bytes:
+) -> WalkRules:
     """The ignore file that stands for every ignore file of a call's walk of `here`
     (spelled `shown`, printed by rg under the glob `prefix`): those of the directories
-    `above` it from the root and of its tree, checked (`_check`), in rg's order."""
+    `above` it from the root and of its tree, checked (`_check`), in rg's order; and
+    the entries met in the tree's directories."""
     found: dict[str, list[str]] = {kind: [] for kind in _BY_PRECEDENCE}
 
     def take(directory: str, spelled: str, glob: str) -> None:
@@ -304,7 +316,9 @@ def pinned_rules(
     for step in above:
         take(step.path, step.shown, step.prefix)
     hidden: list[tuple[str, str, str]] = []
+    met = 0
     for directory, spelled, glob, entries in _tree(here, shown, hidden=False, prefix=prefix):
+        met += len(entries)
         take(directory, spelled, glob)
         for entry in entries:
             if entry.name.startswith(".") and entry.name not in _SKIPPED:
@@ -324,7 +338,8 @@ def pinned_rules(
         if any(_may_name(last, name) for last in lasts):
             for directory, spelled, glob, _ in _tree(*top[:2], hidden=True, prefix=top[2]):
                 take(directory, spelled, glob)
-    return "".join(rule + "\n" for kind in _BY_PRECEDENCE for rule in found[kind]).encode()
+    rules = "".join(rule + "\n" for kind in _BY_PRECEDENCE for rule in found[kind]).encode()
+    return WalkRules(rules, met)
 
 
 def _last_name(rule: str) -> str:

@@ -198,6 +198,18 @@ def parse_events(lines: Iterable[bytes]) -> Iterator[LineEvent]:
             _unreadable(type(exc).__name__)
 
 
+def stopped_at_nul(record: bytes) -> bytes | None:
+    """The path (rg's bytes) of an `end` record whose file rg stopped reading at a NUL
+    byte (`binary_offset` set), else None: any other record, or a file read whole."""
+    if not record.startswith(b'{"type":"end"'):
+        return None
+    try:
+        data = _decode_json(record.decode("utf-8"))["data"]
+        return None if data["binary_offset"] is None else _data(data["path"])
+    except (ValueError, KeyError, TypeError) as exc:
+        _unreadable(type(exc).__name__)
+
+
 # Inside a JSON string every `"` is escaped, so this key cannot occur in a path or a
 # line's text: each occurrence is a record's own field, and without context lines only
 # match records have one. Public: `files.py` reads the same fields of the same records.

@@ -61,6 +61,8 @@ class PinnedWalk(NamedTuple):
     cwd: str
     operand: str
     rules: bytes
+    entries: int = 0
+    """Entries met in the directories the walk may reach: how large it is, at most."""
 
 
 class Pins:
@@ -144,10 +146,10 @@ class Pins:
             prefix = "/".join(glob_name(part) for part in parts[:depth])
             above.append(Above(self.here(spelled or "."), spelled or ".", prefix))
         prefix = "/".join(glob_name(part) for part in parts)
-        rules = pinned_rules(above, pinned, path, prefix, self.inside)
+        rules, entries = pinned_rules(above, pinned, path, prefix, self.inside)
         slashes = "/" * (len(path) - len(path.rstrip("/")))
         if not parts:
-            return PinnedWalk(pinned.rstrip("/") or "/", "." + slashes, rules)
+            return PinnedWalk(pinned.rstrip("/") or "/", "." + slashes, rules, entries)
         import tempfile  # noqa: PLC0415 (only for a call's walk below its root)
 
         farm = tempfile.mkdtemp(prefix="asrch-walk-")
@@ -157,7 +159,7 @@ class Pins:
             directory = os.path.join(directory, part)
             os.mkdir(directory, 0o700)
         os.symlink(pinned.rstrip("/"), os.path.join(directory, parts[-1]))
-        return PinnedWalk(farm, "/".join(parts) + slashes, rules)
+        return PinnedWalk(farm, "/".join(parts) + slashes, rules, entries)
 
     def _rooted(self, path: str) -> tuple[str, list[str]] | None:
         """The root `path` lies under (real path) and its components below it."""

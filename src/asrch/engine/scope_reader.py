@@ -15,17 +15,25 @@ if TYPE_CHECKING:
     from asrch.domain.lines import Definition, Placements, SourceLine, Unplaced
     from asrch.domain.regions import Header, Region
     from asrch.domain.units import Around
+    from asrch.engine.scope_memo import ScopeMemo
     from asrch.engine.scopes import TreeSitterScopes
 
 
 class ScopeReader:
     """Reads files as a searcher run from `cwd` does (None: this process's working
     directory); `here`: how a file is spelled to be opened (an MCP call's pinned object,
-    `engine/pins.py`)."""
+    `engine/pins.py`); `memo`: answers kept between calls (a server's,
+    `engine/scope_memo.py`)."""
 
-    def __init__(self, cwd: str | None = None, here: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        cwd: str | None = None,
+        here: Callable[[str], str] | None = None,
+        memo: ScopeMemo | None = None,
+    ) -> None:
         self._cwd = cwd
         self._here = here
+        self._memo = memo
         self._parser: TreeSitterScopes | None = None
 
     def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
@@ -75,5 +83,5 @@ class ScopeReader:
         if self._parser is None:
             from asrch.engine.scopes import TreeSitterScopes
 
-            self._parser = TreeSitterScopes(cwd=self._cwd, here=self._here)
+            self._parser = TreeSitterScopes(cwd=self._cwd, here=self._here, memo=self._memo)
         return self._parser

@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+SMALL_TREE = 2_000
+"""Entries (files and directories, as the ignore files' check met them) up to which a
+small answer's count and lines come from one rg run (`count_listed`): in a tree this
+small a walk is cheap whether or not the answer turns out small (a count past the
+listing's lines stops that run and counts again: at most one small walk more)."""
+
 
 def _can_read(path: str, mode: int) -> str | None:
     """Why rg could not read `path`, or None. A directory must list and be entered."""
@@ -98,7 +104,8 @@ class RipgrepSearcher:
         self._census = census
         self._candidates = candidates
         self._index_looked = candidates is not None
-        self._walks_checked: set[str] = set()
+        self._walks_checked: dict[str, int | None] = {}
+        """The directories whose ignore files were checked, each with the entries met."""
         self._rg = rg
         self._environ = environ
         given = cwd is not None or children is not None or environ is not None
@@ -227,21 +234,25 @@ class RipgrepSearcher:
             return None
         return reason_of(said.complaint or f"exit status {ended.status}")
 
-    def _check_walk(self, target: str) -> None:
+    def _check_walk(self, target: str) -> int | None:
         """Before rg walks `target`: the ignore files it would open are ones it may
-        (`engine.ignore_files`)."""
+        (`engine.ignore_files`). How many entries that look met (0: not a directory;
+        None: not known, a pinned path that is no pinned directory)."""
         if target in self._walks_checked:
-            return
+            return self._walks_checked[target]
+        met: int | None = 0
         pins = self._launch.pins
         if pins is not None:
-            pins.walk(target)  # read and checked once a call (`engine.pins`)
+            walk = pins.walk(target)  # read and checked once a call (`engine.pins`)
+            met = None if walk is None else walk.entries
         else:
             here = self._launch.here(target)
             if os.path.isdir(here):
                 from asrch.engine.ignore_files import check_ignore_files
 
-                check_ignore_files(here, target)
-        self._walks_checked.add(target)
+                met = check_ignore_files(here, target)
+        self._walks_checked[target] = met
+        return met
 
     def walk(self, target: str) -> list[str]:
         from asrch.engine.argv import as_typed, files_argv
@@ -350,6 +361,28 @@ class RipgrepSearcher:
             query,
             lambda: count_files(
                 self.rg, query, target, cap=cap, launch=self._launch, census=binary
+            ),
+        )
+
+    def count_listed(
+        self, query: Query, target: str, *, cap: int, keep: int
+    ) -> tuple[Tally, dict[str, tuple[SourceLine, ...]]] | None:
+        """One rg run for a small tree's count and lines (`files.count_and_lines`): a
+        directory of at most `SMALL_TREE` entries, counted without the census or the
+        filters, not through an index. None: count and read the lines apart."""
+        if self._census or query.filters.active:
+            return None
+        if not os.path.isdir(self._launch.here(target)):
+            return None
+        met = self._check_walk(target)
+        if met is None or met > SMALL_TREE or self._chosen(query, target) is not None:
+            return None
+        from asrch.engine.files import count_and_lines
+
+        return self._judged(
+            query,
+            lambda: count_and_lines(
+                self.rg, query, target, cap=cap, keep=keep, launch=self._launch
             ),
         )
 

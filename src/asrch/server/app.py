@@ -42,6 +42,7 @@ from asrch.domain.text_safety import quote
 from asrch.engine import pins
 from asrch.engine.index import keep_fresh
 from asrch.engine.process import Children
+from asrch.engine.scope_memo import ScopeMemo
 from asrch.engine.scope_reader import ScopeReader
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.engine.transport import Transport
@@ -96,6 +97,8 @@ class Calls:
         self._engine = RipgrepSearcher(rg)
         # D58: an index under a root is kept fresh between calls (inotify), not walked.
         keep_fresh(roots.real)
+        # Scope lines outlive a call, for files that read the same bytes (issue 41).
+        self.scope_memo = ScopeMemo()
 
     async def answer(self, work: Work) -> CallToolResult:
         children = Children()
@@ -122,7 +125,11 @@ class Calls:
                 transport=self._transport,
             )
             # A parse, not a search: the same files, through the same pins (D31).
-            scopes = ScopeReader(cwd=self.roots.first, here=None if held is None else held.here)
+            scopes = ScopeReader(
+                cwd=self.roots.first,
+                here=None if held is None else held.here,
+                memo=self.scope_memo,
+            )
             answered = work(searcher, scopes, held)
             if not self.structured:
                 return CallToolResult(content=_text(answered.text))

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from tree_sitter import Tree
 
     from asrch.domain.units import Around
+    from asrch.engine.scope_memo import Answers, ScopeMemo
     from asrch.engine.scopes.grammars import Grammar
 
 
@@ -103,10 +104,17 @@ class TreeSitterScopes:
     """Scope lines, definitions around a line and units by tree-sitter (`Scopes`' `of`,
     `around`, `units`), reading files as the searcher does from `cwd`."""
 
-    def __init__(self, cwd: str | None = None, here: Callable[[str], str] | None = None) -> None:
+    def __init__(
+        self,
+        cwd: str | None = None,
+        here: Callable[[str], str] | None = None,
+        memo: ScopeMemo | None = None,
+    ) -> None:
         self._cwd = cwd
         self._here = here
         """How a file is spelled to be opened (an MCP call's pinned object)."""
+        self._memo = memo
+        """Answers kept from earlier calls (a server's), for files that read the same."""
         self._parsed: tuple[Grammar, bytes, Tree] | None = None
         """The last tree parsed, and of what: `show --scope` asks for units, then for the
         scope lines of the same file (D51): 1 parse, not 2 (a 1 MB file: ≈140 ms each)."""
@@ -124,20 +132,13 @@ class TreeSitterScopes:
         grammar = grammar_of(file)
         if grammar is None or not lines:
             return Placements({})
-        unknown = Placements({line.number: None for line in lines})
+        out: dict[int, tuple[Scope, ...] | None] = {line.number: None for line in lines}
         data = self._read(file)
         if data is None:
-            return unknown
-        deadline = file_deadline(len(lines))  # the parses and walks of this file, together
-        tree = self._parse(grammar, data, deadline)
-        if tree is None:
-            return unknown
+            return Placements(out)
         starts = line_starts(data)
-        verdicts = verdicts_of(grammar, data, deadline)
-        second = FirstBranches(grammar, data, deadline)
-        astray = astray_from(grammar, tree, data)
-        out = dict(unknown.scopes)
-        heads: set[int] = set()
+        asked: dict[int, int] = {}
+        """Where the walk goes to on each line that can be placed, by line number."""
         for line in sorted(lines, key=lambda ln: ln.number):
             row = line.number - 1
             if not 0 <= row < len(starts):
@@ -147,9 +148,43 @@ class TreeSitterScopes:
             text = data[start:end]
             if text != line.text:
                 continue  # not the line rg read: the file changed since
+            asked[line.number] = start + _target(line, text)
+        known = {} if self._memo is None else self._memo.answers(file, data)
+        missing = {n: at for n, at in asked.items() if (n, at) not in known}
+        if missing:
+            found = self._placed(grammar, data, starts, missing, len(lines))
+            known.update(found)
+            if self._memo is not None:
+                self._memo.keep(file, data, found)
+        heads: set[int] = set()
+        for number, at in asked.items():
+            answer = known.get((number, at))
+            if answer is not None:
+                out[number], head = answer
+                if head:
+                    heads.add(number)
+        return Placements(out, frozenset(heads))
+
+    def _placed(
+        self, grammar: Grammar, data: bytes, starts: list[int], asked: dict[int, int], lines: int
+    ) -> Answers:
+        """The answer for each line asked (by number: the byte its walk goes to), but
+        those the file's bound (for `lines` lines) cut off (`OverBudgetError`): not
+        answered."""
+        deadline = file_deadline(lines)  # the parses and walks of this file, together
+        tree = self._parse(grammar, data, deadline)
+        if tree is None:
+            return {}
+        verdicts = verdicts_of(grammar, data, deadline)
+        second = FirstBranches(grammar, data, deadline)
+        astray = astray_from(grammar, tree, data)
+        found: Answers = {}
+        for number, target in asked.items():
+            row = number - 1
+            start = starts[row]
             if start >= astray:
+                found[number, target] = None
                 continue
-            target = start + _target(line, text)
             try:
                 walk = placed(tree.root_node, target, grammar, verdicts)
                 if walk.uncertain and grammar.preprocessor:
@@ -157,6 +192,7 @@ class TreeSitterScopes:
             except OverBudgetError:
                 break
             if walk.uncertain:
+                found[number, target] = None
                 continue
             scopes: list[Scope] = []
             for node in walk.definitions:
@@ -166,10 +202,9 @@ class TreeSitterScopes:
                 said = _line_text(data, starts, header)
                 name = name_span(node, starts[header], starts[header] + len(said))
                 scopes.append(Scope(line=header + 1, text=said, name=name))
-            out[line.number] = tuple(scopes[-SCOPE_DEPTH:])
-            if _heads(walk, row, start, text):
-                heads.add(line.number)
-        return Placements(out, frozenset(heads))
+            text = data[start : starts[row + 1] if row + 1 < len(starts) else len(data)]
+            found[number, target] = (tuple(scopes[-SCOPE_DEPTH:]), _heads(walk, row, start, text))
+        return found
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
         grammar = grammar_of(file)
