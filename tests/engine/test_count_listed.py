@@ -140,12 +140,16 @@ def test_a_file_rg_stopped_at_a_nul_is_not_counted() -> None:
     assert list(lines) == ["./a.py"]
 
 
-def test_output_without_rgs_summary_is_an_engine_error() -> None:
-    from asrch.domain.errors import EngineError
-
-    launch = Launch(transport=MockRg(lambda request: Reply(_record("match", "./a.py"))))
-    with pytest.raises(EngineError, match="no summary"):
-        count_and_lines("rg", Query(term="needle"), ".", cap=CAP, keep=20, launch=launch)
+@pytest.mark.parametrize(
+    "out",
+    [_record("match", "./a.py"), b"this is not ripgrep output\n", b'{"type":"match",\n' + SUMMARY],
+    ids=["no-summary", "junk", "garbled"],
+)
+def test_output_that_is_not_rgs_json_is_left_to_the_count(out: bytes) -> None:
+    """The count plan reads rg as it always did and says what is wrong (exit 4), in the
+    same words whichever format was asked for."""
+    launch = Launch(transport=MockRg(lambda request: Reply(out)))
+    assert count_and_lines("rg", Query(term="needle"), ".", cap=CAP, keep=20, launch=launch) is None
 
 
 def test_the_searcher_takes_one_run_only_where_it_is_cheap(

@@ -123,7 +123,8 @@ def count_and_lines(
 
     The count is the walk's own: a file rg stopped reading at a NUL byte (its `end`
     record says where) is dropped, as `rg --count` prints none for it; binary files are
-    not counted (`binary` 0)."""
+    not counted (`binary` 0). Output that is not rg's JSON gives None too: the count
+    plan then says what is wrong, in the words every answer uses."""
     walking = launch.walking(target)
     given = walking.operand(target)
     argv = listing_argv(rg, query, given)
@@ -132,18 +133,25 @@ def count_and_lines(
     matched = 0
     with walking.transport.start(argv, walking, stream=True) as run:
         tail = _Tail(run.chunks())
-        for record in split_lines(tail, first_submatch_only=True):
-            if record.startswith(b'{"type":"match"'):
-                matched += 1
-                if matched > keep:
-                    run.stop()
-                    return None
-                for event in parse_events((record,)):
-                    found.setdefault(os.fsencode(event.path), []).append(event)
-            elif (binary := stopped_at_nul(record)) is not None:
-                stopped.add(binary)
+        try:
+            for record in split_lines(tail, first_submatch_only=True):
+                if record.startswith(b'{"type":"match"'):
+                    matched += 1
+                    if matched > keep:
+                        run.stop()
+                        return None
+                    for event in parse_events((record,)):
+                        found.setdefault(os.fsencode(event.path), []).append(event)
+                elif (binary := stopped_at_nul(record)) is not None:
+                    stopped.add(binary)
+        except EngineError:
+            run.stop()  # not rg's JSON: the count plan reads rg as ever, and says so
+            return None
         said = judged(argv, run.end())
-        tail.check_summed()
+        try:
+            tail.check_summed()
+        except EngineError:
+            return None
     counted = in_path_order(
         [(path, len(lines)) for path, lines in found.items() if path not in stopped]
     )
