@@ -86,7 +86,8 @@ def check_invariants(run: Result, statuses: frozenset[int] = STATUSES) -> None:
 
 
 def check_input_error(run: Result) -> None:
-    """Exit 2: stdout empty; stderr one `error:` line, or an `unknown …` line and the help
+    """Exit 2: stdout empty; stderr one `error:` line (and the `next:` line of the call
+    that answers it, for a refused alternation), or an `unknown …` line and the help
     (alone when it gives the asrch way for a grep or rg option, issue 40).
 
     Some `error:` lines (a missing argument) are followed by the command's usage too.
@@ -96,6 +97,8 @@ def check_input_error(run: Result) -> None:
     helps = {"", APP_HELP, *COMMAND_HELP.values()}
     if first.startswith("unknown option: ") and "; " in first and rest == "":
         return  # the asrch way, in 1 line
+    if first.startswith("error: ") and rest.startswith("next: asrch ") and rest.count("\n") == 1:
+        return  # the call that answers it (an alternation refused, issue 40)
     if first.startswith(("unknown command: ", "unknown option: ")):
         assert rest in helps - {""}, str(run)
     else:
