@@ -140,7 +140,8 @@ def breakdown(tree: Path, cache: Path, repeat: int, rare: str) -> str:
         t1 = time.perf_counter()
         chosen = source.candidates(query, str(tree))
         t2 = time.perf_counter()
-        assert chosen is not None
+        if chosen is None:
+            return f"  CLI rare scout: the index was not used ({source.note or 'a scan'})"
         files = len(chosen.files)
         count_chosen(RG, query, str(tree), chosen, cap=50_000, launch=HERE, census=False)
         t3 = time.perf_counter()
@@ -213,6 +214,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             if not (cache / "asrch").is_dir():
                 for line in build_rows(tree, cache):
                     print(line, flush=True)
+            else:
+                # A kept index, brought up to date first (the installed lib's files can
+                # change under it: a ctime moved by another process makes them stale).
+                _env(str(cache))
+                again = timed([*ASRCH, "index", str(tree)])
+                print(f"  update of the kept index: {again.seconds:.2f} s", flush=True)
             rare = trees.HEAVY_NEEDLE if tree.name.startswith("heavy-") else RARE
             for line in search_rows(tree, cache, empty, args.repeat, rare=rare, release=release):
                 print(line, flush=True)
