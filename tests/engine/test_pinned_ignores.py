@@ -145,3 +145,33 @@ def test_a_directory_name_that_is_not_utf8_is_spelled_by_its_bytes(tmp_path: Pat
     (root / os.fsdecode(b"x\xfe")).mkdir()
     with pytest.raises(InputError, match="not UTF-8"):
         _pinned(root, "")
+
+
+def test_a_directory_name_holding_a_newline_adds_no_rule(tmp_path: Path) -> None:
+    """An ignore file under `a\\nb` applies there only: its rules rebased under that
+    name are one line each (a newline in the prefix split `/a` off as a rule of its own,
+    hiding the root's file `a` and keeping `a\\nb/x.txt` its `.ignore` leaves out)."""
+    root = tmp_path / "root"
+    (root / "a\nb").mkdir(parents=True)
+    for name in ("a", "c.txt", "a\nb/x.txt", "a\nb/y.txt"):
+        (root / name).write_text("needle\n")
+    (root / "a\nb" / ".ignore").write_text("x.txt\n")
+    _nothing_above(root)
+    assert _pinned(root, "") == _by_rg(root, "") == {"a", "c.txt", "a\nb/y.txt"}
+    assert _pinned(root, "a\nb") == _by_rg(root, "a\nb") == {"a\nb/y.txt"}
+    (root / "a\rb").mkdir()  # `?` would name it too: refused, as for bytes not UTF-8
+    with pytest.raises(InputError, match="rename it"):
+        _pinned(root, "")
+
+
+def test_a_last_line_without_newline_keeps_its_carriage_return(tmp_path: Path) -> None:
+    """rg strips a CR only before a LF: a last line `b.txt\\ ` + CR, with no LF after
+    it, does not end in `\\ ` and is trimmed to `b.txt\\` (a dangling escape rg drops),
+    so `b.txt ` stays listed; read as `b.txt\\ ` it left the file out."""
+    root = tmp_path / "root"
+    root.mkdir()
+    for name in ("a.txt", "b.txt", "b.txt "):
+        (root / name).write_text("needle\n")
+    (root / ".gitignore").write_bytes(b"a.txt\r\nb.txt\\ \r")
+    _nothing_above(root)
+    assert _pinned(root, "") == _by_rg(root, "") == {"b.txt", "b.txt "}

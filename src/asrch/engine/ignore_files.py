@@ -34,6 +34,7 @@ from its root down. Between this look and the read (rg's, or asrch's for a call)
 file can still be swapped: that window is rg's own (docs/reliability.md).
 """
 
+import contextlib
 import fnmatch
 import os
 import re
@@ -160,15 +161,16 @@ _RUST_SPACE = (
 
 
 def _odd(char: str) -> bool:
-    """A byte that is not UTF-8, as `surrogateescape` decoded it."""
-    return "\udc80" <= char <= "\udcff"
+    """A character no rule can spell: a byte that is not UTF-8 (as `surrogateescape`
+    decoded it; an ignore file is UTF-8 text), or a newline (which ends the rule)."""
+    return "\udc80" <= char <= "\udcff" or char == "\n"
 
 
 def glob_name(name: str, siblings: Sequence[os.DirEntry[str]] = ()) -> str:
-    """One path component as a glob matching exactly it: metacharacters escaped; a byte
-    that is not UTF-8 (an ignore file is UTF-8 text) as `?`, which matches one byte in
-    rg's globs. Such a name must not match a sibling's: where it does, a NUL (which no
-    glob holds) marks the prefix as one no rule may use (`pinned_rules` refuses)."""
+    """One path component as a glob matching exactly it: metacharacters escaped; a
+    character no rule can spell (`_odd`) as `?`, which matches one byte in rg's globs.
+    Such a name must not match a sibling's: where it does, a NUL (which no glob holds)
+    marks the prefix as one no rule may use (`pinned_rules` refuses)."""
     glob = "".join(
         "?" if _odd(char) else ("\\" + char if char in _GLOB_META else char) for char in name
     )
@@ -234,14 +236,18 @@ def _rules(text: bytes, prefix: str) -> Iterator[str]:
 
 
 def _lines(text: bytes) -> Iterator[str]:
+    """The lines as Rust's `BufRead::lines` gives them: a CR stripped only before a LF
+    (a last line with no LF keeps it), none after a line that is not UTF-8."""
     lines = text.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
+    last = lines.pop()
     for raw in lines:
         try:
             yield (raw[:-1] if raw.endswith(b"\r") else raw).decode("utf-8")
         except UnicodeDecodeError:
             return
+    if last:
+        with contextlib.suppress(UnicodeDecodeError):
+            yield last.decode("utf-8")
 
 
 def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
@@ -309,7 +315,7 @@ def pinned_rules(
             if rules and "\0" in glob:
                 raise InputError(
                     f"{quote(spelled)} holds ignore rules, and a directory name on its path "
-                    "is not UTF-8 and reads like a sibling's; rename it"
+                    "holds a newline or bytes not UTF-8 and reads like a sibling's; rename it"
                 )
             found[kind].extend(rules)
 
