@@ -186,6 +186,26 @@ def test_an_index_that_cannot_be_used_is_said_once_and_the_answer_is_the_scans(
     assert run_asrch(["scout", "connect"], cwd=tree, env=env).err == ""
 
 
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_an_index_file_that_is_a_fifo_is_never_opened(
+    tree: Path, tmp_path: Path, suffix: str
+) -> None:
+    """A FIFO where the index or its WAL would be: SQLite's open blocked for a writer
+    forever, retrying through SIGTERM (a scout hung, `asrch index` too); now the index is
+    ignored, said once, and `asrch index` remakes it."""
+    env = _env(tmp_path)
+    scan = run_asrch(["scout", "connect"], cwd=tree, env=env)
+    run_asrch(["index"], cwd=tree, env=env)
+    path = index_path(os.path.realpath(tree), {"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    os.mkfifo(path + suffix) if suffix else (os.remove(path), os.mkfifo(path))
+    done = run_asrch(["scout", "connect"], cwd=tree, env=env, cold=True, timeout=20)
+    assert done.out == scan.out
+    assert "not a regular file" in done.err
+    assert done.err.count("\n") == 1
+    assert run_asrch(["index"], cwd=tree, env=env, cold=True, timeout=20).status == 0
+    assert run_asrch(["scout", "connect"], cwd=tree, env=env).err == ""
+
+
 def test_a_cache_that_cannot_be_written_fails_the_build_in_one_line(
     tree: Path, tmp_path: Path
 ) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from typing import NamedTuple
 from urllib.parse import quote
 
@@ -65,6 +66,9 @@ def open_for_reading(path: str) -> sqlite3.Connection | None:
     it cannot be used."""
     if not os.path.exists(path):
         return None
+    odd = _not_regular(path)
+    if odd is not None:
+        raise IndexUnusableError(f"{odd} is not a regular file")
     try:
         db = sqlite3.connect(
             f"file:{_uri(path)}?mode=ro", uri=True, timeout=0.5, check_same_thread=False
@@ -83,13 +87,33 @@ def open_for_writing(path: str, root: str) -> sqlite3.Connection:
     unreadable), its write lock taken (waited for while another build holds it)."""
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     try:
+        if _not_regular(path) is not None:
+            raise sqlite3.DatabaseError("not a regular file")
         db = _writable(path, root)
     except sqlite3.DatabaseError:
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(path + suffix):
+        for suffix in _FILES:
+            if os.path.lexists(path + suffix):
                 os.remove(path + suffix)
         db = _writable(path, root)
     return db
+
+
+_FILES = {"": "its file", "-wal": "its WAL file", "-shm": "its shared-memory file"}
+"""The index's files, SQLite's beside it, as a note names them."""
+
+
+def _not_regular(path: str) -> str | None:
+    """Which of the index's files (`_FILES`) is there and is not a regular file, or
+    None. SQLite opens each one blocking and retries
+    through signals: a FIFO there would hang the search, SIGTERM or not."""
+    for suffix, name in _FILES.items():
+        try:
+            mode = os.stat(path + suffix).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISREG(mode):
+            return name
+    return None
 
 
 def _writable(path: str, root: str) -> sqlite3.Connection:
