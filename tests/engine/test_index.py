@@ -197,7 +197,9 @@ def test_an_index_file_that_is_a_fifo_is_never_opened(
     scan = run_asrch(["scout", "connect"], cwd=tree, env=env)
     run_asrch(["index"], cwd=tree, env=env)
     path = index_path(os.path.realpath(tree), {"XDG_CACHE_HOME": str(tmp_path / "cache")})
-    os.mkfifo(path + suffix) if suffix else (os.remove(path), os.mkfifo(path))
+    if not suffix:
+        os.remove(path)
+    os.mkfifo(path + suffix)
     done = run_asrch(["scout", "connect"], cwd=tree, env=env, cold=True, timeout=20)
     assert done.out == scan.out
     assert "not a regular file" in done.err
