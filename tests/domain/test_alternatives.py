@@ -85,3 +85,9 @@ def test_more_than_surveys_terms_are_said_without_a_call() -> None:
 def test_a_real_regex_or_an_unpastable_term_keeps_the_general_words() -> None:
     assert pipe_refusal(Query(r"a\w|b", REGEX), ".") is None
     assert pipe_refusal(Query("a\x01|b", REGEX), ".") is None
+
+
+def test_alternatives_that_are_one_string_keep_the_general_words() -> None:
+    # `0|0` has one distinct alternative: "its 1 alternatives" would miscount it.
+    assert pipe_refusal(Query("0|0", REGEX), ".") is None
+    assert pipe_refusal(Query("get_(x|x)", REGEX), ".") is None

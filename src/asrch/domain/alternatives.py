@@ -100,7 +100,7 @@ def pipe_refusal(query: Query, path: str) -> InputError | None:
     plain alternation: the survey call that answers it, or how many terms are too many
     for one; None for any other regex (the general words stand)."""
     terms = plain_alternatives(query.term)
-    if terms is None:
+    if terms is None or len(terms) < 2:  # `a|a` is one string: no list to survey
         return None
     named = refused_pipe(query.term, "query")
     if len(terms) > MAX_TERMS:
