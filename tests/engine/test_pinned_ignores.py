@@ -175,3 +175,19 @@ def test_a_last_line_without_newline_keeps_its_carriage_return(tmp_path: Path) -
     (root / ".gitignore").write_bytes(b"a.txt\r\nb.txt\\ \r")
     _nothing_above(root)
     assert _pinned(root, "") == _by_rg(root, "") == {"b.txt", "b.txt "}
+
+
+def test_ignore_files_too_large_together_for_rg_apply_each(tmp_path: Path) -> None:
+    """rg builds each ignore file's globs apart; two 400 KB rules, each within its
+    regex limits, were handed as one file whose globs rg could not build (`error
+    building NFA`, unsaid under `--no-ignore-messages`): every rule of the call was
+    dropped, `f1.txt` counted. Files are handed as they were written, grouped small."""
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    for name in ("f1.txt", "f2.txt", "sub/f1.txt", "sub/f2.txt"):
+        (root / name).write_text("needle\n")
+    heavy = "*" + "[ab]" * 100_000 + "\nf1.txt\n"
+    (root / ".gitignore").write_text(heavy)
+    (root / "sub" / ".ignore").write_text(heavy)
+    _nothing_above(root)
+    assert _pinned(root, "") == _by_rg(root, "") == {"f2.txt", "sub/f2.txt"}

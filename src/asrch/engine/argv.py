@@ -74,15 +74,16 @@ PINNED_FLAGS = ("--no-ignore-vcs", "--no-ignore-dot", "--no-ignore-parent")
 """An MCP call's walk (`engine.ignore_files.pinned_rules`): rg discovers no ignore file
 (`.gitignore`, `info/exclude` and git's own with `--no-ignore-vcs`; `.ignore` and
 `.rgignore` with `--no-ignore-dot`) and reads none above its operand; it is handed the
-rules asrch read and checked as one `--ignore-file`."""
+rules asrch read and checked as `--ignore-file`s (`engine.ignore_files.WalkRules`)."""
 
 
-def with_walk_rules(argv: list[str], rules: bytes | None) -> list[str]:
-    """`argv` for a pinned walk whose ignore rules are `rules` (None: `argv` itself,
-    rg finding its ignore files itself): every transport starts rg with this."""
+def with_walk_rules(argv: list[str], rules: tuple[bytes, ...] | None) -> list[str]:
+    """`argv` for a pinned walk whose ignore rules are `rules`, ignore files in rg's
+    order (None: `argv` itself, rg finding its ignore files itself): every transport
+    starts rg with this."""
     if rules is None:
         return argv
-    flags = [*PINNED_FLAGS, *([PatternFile(rules, "--ignore-file")] if rules else [])]
+    flags = [*PINNED_FLAGS, *(PatternFile(text, "--ignore-file") for text in rules)]
     return [argv[0], *flags, *argv[1:]]
 
 

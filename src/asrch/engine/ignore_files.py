@@ -1,5 +1,5 @@
 """The ignore files of a walk: checked before rg starts (issue 39, item 3), and, for an
-MCP call, read here and handed to rg as one file (item 4).
+MCP call, read here and handed to rg as few files (item 4).
 
 rg opens every `.gitignore`, `.ignore` and `.rgignore` of the directories it walks and of
 the directories above its operand, and `.git/info/exclude` where a `.git` directory is,
@@ -13,7 +13,7 @@ told so: it reads the ignore files of every directory above its operand while an
 rule is on (`--no-ignore-parent` only stops it applying them), and that flag, which
 counts every directory above the operand, also drops the root's own files when a call
 searches a directory below the root. So under a call rg discovers no ignore file at all
-(`PINNED_FLAGS`) and is handed one (`--ignore-file`, an unnamed file of the run's own)
+(`PINNED_FLAGS`) and is handed the rules (`--ignore-file`, unnamed files of the run's own)
 that `pinned_rules` writes from the ignore files of the root, of each directory from
 the root down to the searched one, and of the searched tree, each checked here (a
 regular file, under the roots, not through a symlink leading out of them; anything else
@@ -21,9 +21,11 @@ refuses the call), each rule rebased to the path rg prints (`_rebase`). rg reads
 `--ignore-file` as one `.gitignore` matched against the printed path, the last matching
 rule deciding; rg's own order between files (a deeper directory's rule over a
 shallower one's, `.rgignore` over `.ignore` over `.gitignore` over `info/exclude`) is
-the order of the rules in that file. The walk rg then makes is the walk it makes of the
-root alone, with no ignore file above it (`tests/engine/test_pinned_ignores.py` holds
-the two to each other on random trees).
+the order of the rules in that file (or in those files: of several, the last holding a
+matching rule decides, so consecutive ignore files are joined up to 64 KB, `_grouped`,
+and a larger one goes alone, as rg builds each file's globs apart). The walk rg then
+makes is the walk it makes of the root alone, with no ignore file above it
+(`tests/engine/test_pinned_ignores.py` holds the two to each other on random trees).
 
 What is looked at: the target and every directory below it but the default exclusions
 and hidden directories (rg walks neither, unless a project's ignore file re-includes a
@@ -53,7 +55,7 @@ _SKIPPED = frozenset(EXCLUDED_DIRS)
 PINNED_FLAGS = ("--no-ignore-vcs", "--no-ignore-dot", "--no-ignore-parent")
 """rg discovers no ignore file (`.gitignore`, `info/exclude` and the git configuration's
 with `--no-ignore-vcs`; `.ignore` and `.rgignore` with `--no-ignore-dot`) and reads none
-above its operand: under a call it gets the rules as one `--ignore-file`."""
+above its operand: under a call it gets the rules as `--ignore-file`s (`_grouped`)."""
 
 # By precedence, lowest first: rg takes `.rgignore` over `.ignore` over `.gitignore`
 # over `.git/info/exclude`, whatever directory each is in.
@@ -274,10 +276,38 @@ def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
 
 
 class WalkRules(NamedTuple):
-    """A call's walk's ignore rules (`pinned_rules`) and the entries met in its tree."""
+    """A call's walk's ignore rules (`pinned_rules`), as ignore files for rg in their
+    order, and the entries met in its tree."""
 
-    rules: bytes
+    rules: tuple[bytes, ...]
     entries: int
+
+
+_GROUP_BYTES = 1 << 16
+"""Consecutive ignore files are handed to rg as one up to this size. rg builds each
+ignore file's globs as one regex, within a size limit; a file past it is dropped whole
+(`rg: error building NFA`, unsaid under `--no-ignore-messages`). Two files that fit apart
+may not together (two 400 KB rules: every rule of the call dropped), so a file is never
+joined to another past this size, far below the limit; a large one goes alone, as rg
+would read it."""
+
+
+def _grouped(files: Iterator[list[str]]) -> tuple[bytes, ...]:
+    """The rules of `files` (in rg's precedence, lowest first) as few ignore files,
+    each joining consecutive files up to `_GROUP_BYTES`. The same rules: in one file the
+    last rule matching a path decides; of several `--ignore-file`s, the last file holding
+    a rule that matches, that is, the last matching rule again."""
+    groups: list[bytes] = []
+    held = b""
+    for rules in files:
+        text = "".join(rule + "\n" for rule in rules).encode()
+        if held and len(held) + len(text) > _GROUP_BYTES:
+            groups.append(held)
+            held = b""
+        held += text
+    if held:
+        groups.append(held)
+    return tuple(groups)
 
 
 class Above(NamedTuple):
@@ -299,7 +329,7 @@ def pinned_rules(
     (spelled `shown`, printed by rg under the glob `prefix`): those of the directories
     `above` it from the root and of its tree, checked (`_check`), in rg's order; and
     the entries met in the tree's directories."""
-    found: dict[str, list[str]] = {kind: [] for kind in _BY_PRECEDENCE}
+    found: dict[str, list[list[str]]] = {kind: [] for kind in _BY_PRECEDENCE}
 
     def take(directory: str, spelled: str, glob: str) -> None:
         for kind in _BY_PRECEDENCE:
@@ -317,7 +347,8 @@ def pinned_rules(
                     f"{quote(spelled)} holds ignore rules, and a directory name on its path "
                     "holds a newline or bytes not UTF-8 and reads like a sibling's; rename it"
                 )
-            found[kind].extend(rules)
+            if rules:
+                found[kind].append(rules)
 
     for step in above:
         take(step.path, step.shown, step.prefix)
@@ -338,14 +369,19 @@ def pinned_rules(
                     continue
     # rg walks a hidden directory only where a rule re-includes it: then its ignore
     # files are read too (and not those of a `.venv` no rule can name).
-    lasts = [_last_name(rule) for rules in found.values() for rule in rules if rule[0] == "!"]
+    lasts = [
+        _last_name(rule)
+        for files in found.values()
+        for rules in files
+        for rule in rules
+        if rule[0] == "!"
+    ]
     for top in hidden:
         name = os.path.basename(top[0])
         if any(_may_name(last, name) for last in lasts):
             for directory, spelled, glob, _ in _tree(*top[:2], hidden=True, prefix=top[2]):
                 take(directory, spelled, glob)
-    rules = "".join(rule + "\n" for kind in _BY_PRECEDENCE for rule in found[kind]).encode()
-    return WalkRules(rules, met)
+    return WalkRules(_grouped(rules for kind in _BY_PRECEDENCE for rules in found[kind]), met)
 
 
 def _last_name(rule: str) -> str:

@@ -60,7 +60,8 @@ class PinnedWalk(NamedTuple):
 
     cwd: str
     operand: str
-    rules: bytes
+    rules: tuple[bytes, ...]
+    """Ignore files for rg, in their order (`engine.ignore_files.WalkRules`)."""
     entries: int = 0
     """Entries met in the directories the walk may reach: how large it is, at most."""
 

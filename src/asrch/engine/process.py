@@ -297,8 +297,8 @@ class Launch(NamedTuple):
     """The pinned directory (by the path as given) that rg walks (`walking`)."""
     walked: str = "."
     """What rg is handed for `inside` (`engine.pins.PinnedWalk`)."""
-    rules: bytes | None = None
-    """A pinned walk's ignore rules, handed to rg as its only ignore file (None: rg
+    rules: tuple[bytes, ...] | None = None
+    """A pinned walk's ignore rules, handed to rg as its only ignore files (None: rg
     finds its ignore files itself, as on the command line)."""
     transport: "Transport" = PROCESSES
     """What starts rg (`engine.transport`): the real processes, or a fake in tests."""
