@@ -11,6 +11,7 @@ with no ignore file above it, even after ignore files are written above the root
 """
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,33 @@ def test_ignore_files_too_large_together_for_rg_apply_each(tmp_path: Path) -> No
     (root / "sub" / ".ignore").write_text(heavy)
     _nothing_above(root)
     assert _pinned(root, "") == _by_rg(root, "") == {"f2.txt", "sub/f2.txt"}
+
+
+def test_a_directory_swapped_for_a_link_out_while_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sub` swapped for a link out of the root once the root is listed (the swap made
+    inside `os.scandir`, no sleep): its ignore file was read by name through the link,
+    outside the roots (`/sub/**/b.txt` from `out/.gitignore`); what is opened is held to
+    the roots by where it is, not by its name."""
+    root, out = tmp_path / "root", tmp_path / "out"
+    (root / "sub").mkdir(parents=True)
+    out.mkdir()
+    (out / ".gitignore").write_text("b.txt\n")
+    listed = os.scandir
+
+    def swapping(path: str) -> Iterator[os.DirEntry[str]]:
+        with listed(path) as found:
+            entries = list(found)
+        if (root / "sub").is_dir() and not (root / "sub").is_symlink():
+            (root / "sub").rename(tmp_path / "away")
+            (root / "sub").symlink_to(out)
+        return iter(entries)
+
+    monkeypatch.setattr(os, "scandir", swapping)
+    held = pins.Pins([str(root)])
+    try:
+        with pytest.raises(InputError, match="outside the roots"):
+            held.walk(".")
+    finally:
+        held.close()

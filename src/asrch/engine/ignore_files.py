@@ -33,7 +33,9 @@ hidden one: for a call, a hidden directory is read too when a re-including rule'
 component may name it), symlinks to directories not followed (rg follows none, D21); for the
 command line every directory above the target up to `/`, for a call the directories
 from its root down. Between this look and the read (rg's, or asrch's for a call), a
-file can still be swapped: that window is rg's own (docs/reliability.md).
+file can still be swapped: that window is rg's own on the command line
+(docs/reliability.md); for a call asrch's read is held to the roots by where the file it
+opened is (a directory on its path swapped for a link out refuses the call).
 """
 
 import contextlib
@@ -265,6 +267,11 @@ def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the look
             _check(path, shown, inside)
             return None
+        if not inside(_opened(fd)):  # a directory on its way swapped for a link out
+            raise InputError(
+                f"{quote(shown)} is an ignore file that was opened outside the roots "
+                "(a directory on its path changed to a link); the server reads nothing there"
+            )
         chunks = []
         while chunk := os.read(fd, 1 << 16):
             chunks.append(chunk)
@@ -273,6 +280,15 @@ def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
         return None
     finally:
         os.close(fd)
+
+
+def _opened(fd: int) -> str:
+    """Where the file open as `fd` is, whatever name opened it (Linux's /proc, which a
+    pinned walk needs anyway: `engine.pins.SUPPORTED`)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return ""
 
 
 class WalkRules(NamedTuple):
