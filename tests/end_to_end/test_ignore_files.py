@@ -162,6 +162,30 @@ def test_the_command_line_reads_ignore_files_above_its_path_as_rg_does(tmp_path:
     assert field(run.out, "matches") == "1"
 
 
+@pytest.mark.parametrize("command", ["scout", "survey"])
+@pytest.mark.parametrize(
+    "rule", ["{a,{b,c}}.txt", "a\\"], ids=["nested-alternation", "dangling-escape"]
+)
+def test_a_rule_rg_cannot_parse_above_the_path_is_dropped_as_rg_drops_it(
+    tmp_path: Path, command: str, rule: str
+) -> None:
+    """rg drops a rule it cannot parse, and `--no-ignore-messages` silences it in the
+    tree, not in the directories above it: there rg prints `PATH: line N: error parsing
+    glob …` and exits 2 after a full answer, which was taken for a refused search
+    (exit 4, no answer) in every subdirectory of a project with one such line."""
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / ".rgignore").write_text(f"b.txt\n{rule}\n")
+    for name in ("a.txt", "b.txt"):
+        (project / "src" / name).write_text("needle\n")
+    args = ["scout", "needle"] if command == "scout" else ["survey", "--term=needle", "--term=x"]
+    run = asrch(*args, cwd=project / "src")
+    check_invariants(run, frozenset({0}))
+    assert run.err == ""
+    (project / ".rgignore").write_text("b.txt\n")
+    assert run.out == asrch(*args, cwd=project / "src").out
+
+
 _OUTSIDE = st.fixed_dictionaries(
     {},
     optional={

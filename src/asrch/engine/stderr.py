@@ -8,6 +8,10 @@ several lines: a file name holding a newline, a regex error with its caret):
 - a path it met and could not search: `rg: PATH: reason`, where PATH is one of the
   operands asrch passed or a path under one (rg prints walked paths as the operand
   joined with the entry's name). These are the skipped files;
+- about an ignore file of a directory above an operand (`PATH: line N: error parsing
+  glob …`, or that it cannot be read): rg drops the rule or the file and searches on;
+  `--no-ignore-messages` silences these in the tree but not above it. Neither a
+  skipped file nor a complaint: the answer is rg's, as in the tree (`_IGNORE_FILE`);
 - anything else is a complaint about the search as a whole (a pattern rg rejects, an
   argument it cannot use): never a skipped file, never a result.
 """
@@ -37,12 +41,17 @@ _BINARY = re.compile(
     re.DOTALL,
 )
 _FLAG_PREFIX = re.compile(r"^error parsing flag --[a-z-]+: ")
+# On the message's first line only: a regex error's echo (its second line) may read
+# like one.
+_IGNORE_FILE = re.compile(rb"(?:[^\n]*/)?(?:\.gitignore|\.ignore|\.rgignore|\.git/info/exclude): ")
 
 
 class RgSaid(NamedTuple):
     """rg's stderr, sorted: per-path failures, binary files met, a complaint."""
 
     skipped: int = 0
+    ignore_files: int = 0
+    """Messages about an ignore file above an operand (rg searched on without it)."""
     binary: int = 0
     """How many binary files rg met while walking."""
     complaint: str | None = None
@@ -120,6 +129,7 @@ def read_stderr(data: bytes, paths: Sequence[str]) -> RgSaid:
         return RgSaid(binary=(b"\n" + data).count(b"\n" + _PRINTER_LOG), log=data)
     prefixes = [_displayed(p) for p in paths]
     skipped = 0
+    ignore_files = 0
     binary = 0
     complaint: str | None = None
     for message in _messages(data):
@@ -127,9 +137,13 @@ def read_stderr(data: bytes, paths: Sequence[str]) -> RgSaid:
             binary += _BINARY.fullmatch(message) is not None
         elif _about_met_path(message, prefixes):
             skipped += 1
+        elif _IGNORE_FILE.match(message):
+            ignore_files += 1
         elif complaint is None:
             complaint = message.decode("utf-8", "replace")
-    return RgSaid(skipped=skipped, binary=binary, complaint=complaint, log=data)
+    return RgSaid(
+        skipped=skipped, ignore_files=ignore_files, binary=binary, complaint=complaint, log=data
+    )
 
 
 def failed_paths(data: bytes) -> list[bytes]:
@@ -163,7 +177,7 @@ def judge(returncode: int, said: RgSaid) -> RgSaid:
         raise EngineError(f"rg was killed by signal {-returncode}")
     if said.complaint is not None and returncode in (0, 1, 2):
         raise RgRefusedError(reason_of(said.complaint))
-    if returncode in (0, 1) or (returncode == 2 and said.skipped):
+    if returncode in (0, 1) or (returncode == 2 and (said.skipped or said.ignore_files)):
         return said
     detail = f": {reason_of(said.complaint)}" if said.complaint else ""
     raise EngineError(f"rg failed with exit status {returncode}{detail}")
