@@ -62,6 +62,8 @@ above its operand: under a call it gets the rules as `--ignore-file`s (`_grouped
 # By precedence, lowest first: rg takes `.rgignore` over `.ignore` over `.gitignore`
 # over `.git/info/exclude`, whatever directory each is in.
 _BY_PRECEDENCE = (_EXCLUDE, ".gitignore", ".ignore", ".rgignore")
+_FIRST = {kind: kind.split(os.sep, 1)[0] for kind in _BY_PRECEDENCE}
+"""The entry of a directory each kind of ignore file lies under (`.git` for exclude)."""
 
 _KINDS = (
     (stat.S_ISFIFO, "a FIFO"),
@@ -164,6 +166,10 @@ _RUST_SPACE = (
 )
 
 
+_PLAIN = re.compile("[^\\\\*?\\[\\]{}\n\udc80-\udcff]*")
+"""A name that is its own glob: no metacharacter (`_GLOB_META`), nothing `_odd`."""
+
+
 def _odd(char: str) -> bool:
     """A character no rule can spell: a byte that is not UTF-8 (as `surrogateescape`
     decoded it; an ignore file is UTF-8 text), or a newline (which ends the rule)."""
@@ -175,6 +181,8 @@ def glob_name(name: str, siblings: Sequence[os.DirEntry[str]] = ()) -> str:
     character no rule can spell (`_odd`) as `?`, which matches one byte in rg's globs.
     Such a name must not match a sibling's: where it does, a NUL (which no glob holds)
     marks the prefix as one no rule may use (`pinned_rules` refuses)."""
+    if _PLAIN.fullmatch(name):
+        return name  # most names: one regex search, not a step a character
     glob = "".join(
         "?" if _odd(char) else ("\\" + char if char in _GLOB_META else char) for char in name
     )
@@ -347,8 +355,13 @@ def pinned_rules(
     the entries met in the tree's directories."""
     found: dict[str, list[list[str]]] = {kind: [] for kind in _BY_PRECEDENCE}
 
-    def take(directory: str, spelled: str, glob: str) -> None:
+    def take(directory: str, spelled: str, glob: str, names: set[str] | None = None) -> None:
+        """The rules of `directory`'s ignore files; `names`: its entries, when listed
+        (only those present are looked at: a stat that finds nothing, 4 a directory,
+        was most of a call's walk, issue 41 item 5)."""
         for kind in _BY_PRECEDENCE:
+            if names is not None and _FIRST[kind] not in names:
+                continue
             name = "." if spelled == "." else spelled
             text = _read(
                 os.path.join(directory, kind),
@@ -372,7 +385,7 @@ def pinned_rules(
     met = 0
     for directory, spelled, glob, entries in _tree(here, shown, hidden=False, prefix=prefix):
         met += len(entries)
-        take(directory, spelled, glob)
+        take(directory, spelled, glob, {entry.name for entry in entries})
         for entry in entries:
             if entry.name.startswith(".") and entry.name not in _SKIPPED:
                 try:
@@ -395,8 +408,8 @@ def pinned_rules(
     for top in hidden:
         name = os.path.basename(top[0])
         if any(_may_name(last, name) for last in lasts):
-            for directory, spelled, glob, _ in _tree(*top[:2], hidden=True, prefix=top[2]):
-                take(directory, spelled, glob)
+            for directory, spelled, glob, listed in _tree(*top[:2], hidden=True, prefix=top[2]):
+                take(directory, spelled, glob, {entry.name for entry in listed})
     return WalkRules(_grouped(rules for kind in _BY_PRECEDENCE for rules in found[kind]), met)
 
 
