@@ -9,6 +9,7 @@ import heapq
 import itertools
 import os
 import posixpath
+import re
 import shlex
 import subprocess
 from collections.abc import Callable, Sequence
@@ -384,6 +385,9 @@ def offers(step: Step, answer: Answer, *, sources_first: bool = False) -> list[O
 
 DEF_KINDS = frozenset({"definition", "constant"})
 """Questions an agent answers with `scout --def` first (where is X defined, its value)."""
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A term that can be (part of) a name: `--def` of `long word` or `%(` is a zero answer
+an agent would not ask for (the first run asked, 9 zero answers)."""
 
 
 def places(cell: str) -> list[tuple[str, int]]:
@@ -418,6 +422,6 @@ def round5_offers(step: Step, answer: Answer, kind: str | None) -> list[Offer]:
         steps += [
             (0, rank, ("scout", "--def", *_term(row[0]), path))
             for rank, (matches, _, row) in enumerate(rows)
-            if matches > 0
+            if matches > 0 and NAME.fullmatch(row[0])
         ]
     return steps

@@ -524,3 +524,17 @@ def test_the_round5_agent_shows_a_placed_line_and_scouts_definitions() -> None:
         "refold",
         ".",
     )
+
+
+def test_the_round5_agent_asks_def_only_of_a_term_that_can_be_a_name() -> None:
+    survey = "terms[term,matches,files,top_file]:\n  long word,9,2,textwrap.py\n"
+
+    def run(argv: tuple[str, ...]) -> tuple[int, bytes]:
+        return 0, (survey if argv[0] == "survey" else "scout:\n  matches: 0\n").encode()
+
+    agent = AsrchPolicy(["asrch"], round5=True)
+    calls = agent.attempt(["long word"], Location("a.py", 1, 2), Path("."), run, kind="definition")
+    assert [c.argv[:2] for c in calls.calls[:2]] == [
+        ("survey", "--term=long word"),
+        ("scout", "long word"),
+    ]
