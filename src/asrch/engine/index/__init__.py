@@ -5,8 +5,8 @@ user's cache directory, never in the tree. It only ever narrows which files rg r
 every answer is still rg's (spec/index.en.md, docs/index.md). `store.py` is the file
 and its schema, `build.py` makes or updates it from rg's own walk, `literals.py` says
 which trigrams a query's matches must hold, `candidates.py` is the adapter behind the
-`Candidates` port that the searcher asks before it counts; `fresh.py` and `watch.py`
-keep the MCP server's walks fresh between calls.
+`Candidates` port that the searcher asks before it counts (`opened.py`: an index kept
+open); `fresh.py` and `watch.py` keep the MCP server's walks fresh between calls.
 """
 
 from __future__ import annotations

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 from collections.abc import Mapping
-from typing import NamedTuple
 
 from asrch.domain.ports import CandidateFiles
 from asrch.domain.query import DEFAULT_OPTIONS, Query, SearchOptions
@@ -33,15 +31,13 @@ from asrch.engine.index.build import kind_of
 from asrch.engine.index.fresh import Sorted, Stale, listing
 from asrch.engine.index.literals import match_expression, needed_trigrams
 from asrch.engine.index.location import covering
+from asrch.engine.index.opened import Place, kept_open
 from asrch.engine.index.store import (
     BINARY,
     TEXT,
     IndexUnusableError,
-    Row,
     Stat,
     meta,
-    open_for_reading,
-    rows,
 )
 from asrch.engine.process import Launch
 from asrch.engine.transport import run_to_end
@@ -56,77 +52,6 @@ index is stale. A few changed files cost little to read here, whatever their sha
 STALE_FILES = 1000
 STALE_BYTES = 64 << 20
 """Changed files above this many bytes (read here to tell binary from text): stale."""
-
-
-class _Opened:
-    """An index open for lookups; its rows (a stat per file) read once, when a walk
-    needs them: a query the lookup alone sends to a scan never loads them."""
-
-    def __init__(self, db: sqlite3.Connection, texts: int) -> None:
-        self.db = db
-        self.texts = texts
-        """The files indexed that are not binary: what a scan reads."""
-        self.lock = threading.Lock()
-        self._rows: dict[bytes, Row] | None = None
-        self._by_doc: dict[int, bytes] | None = None
-
-    @property
-    def rows(self) -> dict[bytes, Row]:
-        with self.lock:
-            if self._rows is None:
-                self._rows = rows(self.db)
-            return self._rows
-
-    @property
-    def by_doc(self) -> dict[int, bytes]:
-        """Each text file's path by its document (the server's kept walk asks)."""
-        known = self.rows
-        with self.lock:
-            if self._by_doc is None:
-                self._by_doc = {row.doc: path for path, row in known.items() if row.doc is not None}
-            return self._by_doc
-
-
-_OPEN: dict[str, tuple[tuple[int, int], _Opened]] = {}
-"""Indexes kept open by this process (the MCP server), by file, with the stamp
-(mtime, size of the file and its WAL) they were read at."""
-_OPEN_LOCK = threading.Lock()
-
-
-def _stamp(path: str) -> tuple[int, int]:
-    stamps = []
-    for suffix in ("", "-wal"):
-        try:
-            st = os.stat(path + suffix)
-            stamps.append(st.st_mtime_ns ^ st.st_size)
-        except OSError:
-            stamps.append(0)
-    return stamps[0], stamps[1]
-
-
-def _opened(path: str) -> _Opened | None:
-    """The index at `path` and its rows, read again only if the file changed."""
-    stamp = _stamp(path)
-    with _OPEN_LOCK:
-        kept = _OPEN.get(path)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
-    db = open_for_reading(path)
-    if db is None:
-        return None
-    try:
-        if meta(db, "complete") is None:
-            raise IndexUnusableError("it was never finished")
-        opened = _Opened(db, int(meta(db, "texts") or meta(db, "files") or 0))
-    except sqlite3.Error as exc:
-        db.close()
-        raise IndexUnusableError(f"it cannot be read ({exc})") from None
-    with _OPEN_LOCK:
-        old = _OPEN.pop(path, None)
-        _OPEN[path] = (stamp, opened)
-    if old is not None:
-        old[1].db.close()
-    return opened
 
 
 _Walk = Sorted
@@ -147,17 +72,6 @@ def _proven(options: SearchOptions) -> bool:
     )
 
 
-class _Place(NamedTuple):
-    """Where a search target lies: the index covering it and how rg is handed it."""
-
-    opened: _Opened
-    root: str
-    real: str
-    launch: Launch
-    given: str
-    here: str
-
-
 class IndexCandidates:
     """Candidates from the embedded index for the searcher that made it (`rg`, its
     `launch`, found from `environ`'s cache directory). One per command or tool call:
@@ -167,7 +81,7 @@ class IndexCandidates:
         self._rg = rg
         self._launch = launch
         self._environ = environ
-        self._places: dict[str, _Place | None] = {}
+        self._places: dict[str, Place | None] = {}
         self._walks: dict[str, _Walk | None] = {}
         self.used = False
         """Some answer of this caller was counted from the index's candidates."""
@@ -212,13 +126,13 @@ class IndexCandidates:
         self.used = True
         return CandidateFiles(tuple(files), tuple(walk.binary))
 
-    def _place(self, target: str) -> _Place | None:
+    def _place(self, target: str) -> Place | None:
         """The index covering the directory `target`, opened, or None."""
         if target not in self._places:
             self._places[target] = self._place_now(target)
         return self._places[target]
 
-    def _place_now(self, target: str) -> _Place | None:
+    def _place_now(self, target: str) -> Place | None:
         launch = self._launch.walking(target)
         given = launch.operand(target)
         here = launch.cwd or os.getcwd()
@@ -229,20 +143,20 @@ class IndexCandidates:
         root, path = found
         self.present = True
         try:
-            opened = _opened(path)
+            opened = kept_open(path)
         except IndexUnusableError as exc:
             self._ignored(root, str(exc))
             return None
         if opened is None or meta(opened.db, "complete") != "1":
             return None
-        return _Place(opened, root, real, launch, given, here)
+        return Place(opened, root, real, launch, given, here)
 
-    def _walk(self, target: str, place: _Place) -> _Walk | None:
+    def _walk(self, target: str, place: Place) -> _Walk | None:
         if target not in self._walks:
             self._walks[target] = self._walk_now(place)
         return self._walks[target]
 
-    def _walk_now(self, place: _Place) -> _Walk | None:
+    def _walk_now(self, place: Place) -> _Walk | None:
         kept = listing(place.real)
         if kept is not None:
             # The MCP server: the walk kept between calls, fresh from inotify (fresh.py).

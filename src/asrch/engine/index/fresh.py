@@ -25,17 +25,15 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from asrch.engine.argv import BASE_FLAGS
 from asrch.engine.index import KEPT
 from asrch.engine.index.build import kind_of
+from asrch.engine.index.opened import Opened, Place
 from asrch.engine.index.store import BINARY, TEXT, Stat
 from asrch.engine.index.watch import Watch
 from asrch.engine.transport import run_to_end
-
-if TYPE_CHECKING:
-    from asrch.engine.index.candidates import _Opened, _Place
 
 
 class Sorted(NamedTuple):
@@ -78,7 +76,7 @@ class Listing:
         """The files read whatever the query, and the binary ones, while none changed."""
 
     def sorted(
-        self, rg: str, place: _Place, opened: _Opened, stale: Callable[[Stale], bool]
+        self, rg: str, place: Place, opened: Opened, stale: Callable[[Stale], bool]
     ) -> Sorted | None:
         """The walk now, sorted against `opened`; None: a scan (a walk met an unreadable
         entry, a changed file cannot be read, or `stale` says so)."""
@@ -92,7 +90,7 @@ class Listing:
                 self._given = None
                 return None
 
-    def _update(self, rg: str, place: _Place) -> bool:
+    def _update(self, rg: str, place: Place) -> bool:
         changes = self.watch.changes()
         if self._given != place.given or changes.walk_again:
             if changes.walk_again:
@@ -116,7 +114,7 @@ class Listing:
             self._forget(rel)
         return True
 
-    def _walk_all(self, rg: str, place: _Place) -> bool:
+    def _walk_all(self, rg: str, place: Place) -> bool:
         self._given = None
         self._for = None
         listed = _list(rg, place, [place.given], depth=False)
@@ -135,9 +133,7 @@ class Listing:
         self._kinds.pop(rel, None)
         self._lists = None
 
-    def _sort(
-        self, place: _Place, opened: _Opened, stale: Callable[[Stale], bool]
-    ) -> Sorted | None:
+    def _sort(self, place: Place, opened: Opened, stale: Callable[[Stale], bool]) -> Sorted | None:
         if self._for is not opened:
             self._kinds = {}
             self._lists = None
@@ -190,7 +186,7 @@ class Listing:
         return Sorted(pick, always, binary, len(files))
 
 
-def _prefix(place: _Place) -> bytes:
+def _prefix(place: Place) -> bytes:
     if place.real == place.root:
         return b""
     return os.fsencode(os.path.relpath(place.real, place.root)) + b"/"
@@ -207,7 +203,7 @@ def _operand(given: str, directory: bytes) -> str:
 
 
 def _list(
-    rg: str, place: _Place, operands: Sequence[str], *, depth: bool
+    rg: str, place: Place, operands: Sequence[str], *, depth: bool
 ) -> list[tuple[bytes, str]] | None:
     """The files rg's walk of `operands` meets (with `depth`: only those directly in
     them), as (path below the root, as printed); None if it met an unreadable entry."""
