@@ -141,3 +141,28 @@ def test_a_pinned_directory_keeps_its_paths_after_a_rename(tmp_path: Path) -> No
         assert held.failure("d/../f.py") is not None  # never a `..`
     finally:
         held.close()
+
+
+def test_a_path_longer_than_the_system_takes_is_refused_as_unreadable(tmp_path: Path) -> None:
+    """A directory 20 levels of 253 bytes below the root (5,079 bytes): opened from the
+    root's descriptor it exists, but the private directory spelling it for rg cannot
+    be made (`File name too long`): an internal error (OSError) before; now the call
+    is refused as the command line refuses it, `cannot read PATH: File name too long`."""
+    root = tmp_path / "root"
+    root.mkdir()
+    parts = [f"d{i:02d}" + "x" * 250 for i in range(20)]
+    fd = os.open(root, os.O_RDONLY)
+    try:
+        for part in parts:
+            os.mkdir(part, dir_fd=fd)
+            inner = os.open(part, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+    result = call_tool(build_server([str(root)]), "scout", {"query": "x", "path": "/".join(parts)})
+    text = text_of(result)
+    assert result.is_error is True
+    assert text.startswith("error: cannot read d00x"), text
+    assert text.endswith(f": {os.strerror(36)}\n"), text
+    assert "internal error" not in text

@@ -39,6 +39,9 @@ import threading
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from asrch.domain.errors import InputError
+from asrch.domain.text_safety import quote_cut
+
 _BASE = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC if hasattr(os, "O_PATH") else 0
 
 SUPPORTED = bool(_BASE) and os.path.isdir(f"/proc/{os.getpid()}/fd")
@@ -156,10 +159,13 @@ class Pins:
         farm = tempfile.mkdtemp(prefix="asrch-walk-")
         self._farms.append((farm, parts))
         directory = farm
-        for part in parts[:-1]:
-            directory = os.path.join(directory, part)
-            os.mkdir(directory, 0o700)
-        os.symlink(pinned.rstrip("/"), os.path.join(directory, parts[-1]))
+        try:
+            for part in parts[:-1]:
+                directory = os.path.join(directory, part)
+                os.mkdir(directory, 0o700)
+            os.symlink(pinned.rstrip("/"), os.path.join(directory, parts[-1]))
+        except OSError as exc:  # a path rg could not be handed either (ENAMETOOLONG)
+            raise InputError(f"cannot read {quote_cut(path)}: {exc.strerror or exc}") from None
         return PinnedWalk(farm, "/".join(parts) + slashes, rules, entries)
 
     def _rooted(self, path: str) -> tuple[str, list[str]] | None:
