@@ -151,6 +151,16 @@ def test_a_name_too_long_is_too_long(tmp_path: Path) -> None:
     _cannot_read(runs, name, errno.ENAMETOOLONG)
 
 
+def test_a_path_too_long_for_its_line_keeps_the_reason(tmp_path: Path) -> None:
+    """A path of 5,079 bytes: its echo is cut, not the reason after it (the 800-byte line
+    cap cut the whole message, `File name too long` with it)."""
+    path = "/".join(f"d{i:02d}" + "x" * 250 for i in range(20))
+    for run in asrch_many(_path_commands(path), cwd=tmp_path):
+        check_invariants(run, frozenset({2}))
+        assert run.err.startswith("error: cannot read d00x"), str(run)
+        assert run.err.endswith(f" bytes]: {os.strerror(errno.ENAMETOOLONG)}\n"), str(run)
+
+
 @pytest.mark.parametrize("path", ["f.txt/", "f.txt/inside", "f.txt/."])
 def test_a_file_written_as_a_directory_is_not_a_directory(tree: Path, path: str) -> None:
     _cannot_read(asrch_many(_path_commands(path), cwd=tree), path, errno.ENOTDIR)

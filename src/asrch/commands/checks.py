@@ -7,12 +7,12 @@ from asrch.domain.errors import InputError
 from asrch.domain.modes import Mode
 from asrch.domain.ports import Entry, PathStatus, Searcher
 from asrch.domain.query import Query
-from asrch.domain.text_safety import quote
+from asrch.domain.text_safety import PATH_ECHO_MAX, quote, quote_cut
 from asrch.domain.words import arg
 
 
 def _unreadable(path: str, status: PathStatus) -> InputError:
-    return InputError(f"cannot read {quote(path)}: {status.reason}")
+    return InputError(f"cannot read {quote_cut(path, PATH_ECHO_MAX)}: {status.reason}")
 
 
 def _require(searcher: Searcher, path: str, empty: str, refused: dict[Entry, str]) -> Entry:

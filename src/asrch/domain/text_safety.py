@@ -212,6 +212,10 @@ ECHO_MAX = 200
 """Bytes of a value an error line echoes (`quote_cut`): what follows it, rg's reason,
 must fit in the 800-byte line (issue 39, item 10)."""
 
+PATH_ECHO_MAX = 600
+"""Bytes of a path a `cannot read PATH: REASON` line echoes: a system's reason is
+short, and a path up to 600 bytes prints whole."""
+
 
 def quote_cut(value: str, limit: int = ECHO_MAX) -> str:
     """`quote(value)`, or when that is longer than `limit` bytes the quoted form of the

@@ -15,7 +15,7 @@ from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import Excerpt, FileScan, FileWindow, SourceLine, Span, excerpt_ranges
 from asrch.domain.query import Query
-from asrch.domain.text_safety import quote
+from asrch.domain.text_safety import PATH_ECHO_MAX, quote, quote_cut
 from asrch.engine.argv import count_argv, json_argv, listing_argv, operand
 from asrch.engine.counts import cut_at_cap, in_path_order, parse_counts
 from asrch.engine.decoding import MARK_MAX, buffered_chunks, mark_of, utf16_as_utf8
@@ -250,7 +250,9 @@ def _open_regular(file: str, launch: Launch) -> int:
     try:
         fd = os.open(launch.here(file), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise InputError(f"cannot read {quote(file)}: {exc.strerror or exc}") from None
+        raise InputError(
+            f"cannot read {quote_cut(file, PATH_ECHO_MAX)}: {exc.strerror or exc}"
+        ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise InputError(f"{quote(file)} is not a regular file; give one file")

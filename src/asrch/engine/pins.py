@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from asrch.domain.errors import InputError
-from asrch.domain.text_safety import quote_cut
+from asrch.domain.text_safety import PATH_ECHO_MAX, quote_cut
 
 _BASE = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC if hasattr(os, "O_PATH") else 0
 
@@ -165,7 +165,9 @@ class Pins:
                 os.mkdir(directory, 0o700)
             os.symlink(pinned.rstrip("/"), os.path.join(directory, parts[-1]))
         except OSError as exc:  # a path rg could not be handed either (ENAMETOOLONG)
-            raise InputError(f"cannot read {quote_cut(path)}: {exc.strerror or exc}") from None
+            raise InputError(
+                f"cannot read {quote_cut(path, PATH_ECHO_MAX)}: {exc.strerror or exc}"
+            ) from None
         return PinnedWalk(farm, "/".join(parts) + slashes, rules, entries)
 
     def _rooted(self, path: str) -> tuple[str, list[str]] | None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from asrch.domain.errors import InputError
-from asrch.domain.text_safety import quote
+from asrch.domain.text_safety import PATH_ECHO_MAX, quote, quote_cut
 from asrch.engine.pins import Pins
 
 
@@ -99,7 +99,7 @@ def _system_refusal(path: str, joined: str, what: str) -> InputError | None:
     except FileNotFoundError:
         return InputError(f"{what} {quote(path)} does not exist")
     except OSError as exc:
-        return InputError(f"cannot read {quote(path)}: {exc.strerror or exc}")
+        return InputError(f"cannot read {quote_cut(path, PATH_ECHO_MAX)}: {exc.strerror or exc}")
     return None
 
 
