@@ -75,6 +75,8 @@ RG_PER_EXAMPLE = settings(
 
 @settings(RG_PER_EXAMPLE, max_examples=examples(50, more=150))
 @given(globs)
+@example([(True, "**//")])  # `**/` alone is every path to rg: `!**//` keeps top-level files
+@example([(True, "/**/**//")])
 def test_globs_keep_what_rg_glob_keeps(plain: Path, drawn: list[tuple[bool, str]]) -> None:
     given_globs = [("!" if exclude else "") + text for exclude, text in drawn]
     try:

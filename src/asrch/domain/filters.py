@@ -196,6 +196,8 @@ def compile_glob(text: str) -> Glob:
     anchored = "/" in pattern
     if pattern.startswith("/"):
         pattern = pattern[1:]
+    if re.fullmatch(r"(?:\*\*/)+", pattern):
+        pattern = "**"  # rg's globs read `**/` alone (`!**//`) as every path
     if pattern == "":
         raise InputError(
             f"{arg('glob')} {quote(text)} is empty; give a glob such as '*.py' or '!tests/**'"
