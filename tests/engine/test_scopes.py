@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from asrch.domain.limits import SCOPE_MAX_BYTES
+from asrch.domain.limits import SCOPE_MAX_BYTES, SCOUT_SCOPE_MAX_BYTES
 from asrch.domain.lines import Definition, Scope, SourceLine
 from asrch.engine.scopes import LANGUAGES, TreeSitterScopes
 from tests.support.source_lines import file_lines
@@ -95,6 +95,22 @@ def test_a_file_above_the_size_limit_gets_none(tmp_path: Path) -> None:
     assert _of("big.py", [2], tmp_path) == {2: None}
     (tmp_path / "small.py").write_text("def f():\n    x = 1\n")
     assert _headers("small.py", 2, tmp_path) == [1]
+
+
+def test_a_file_above_the_bound_asked_for_is_not_parsed_and_says_so(tmp_path: Path) -> None:
+    """Issue 39: scout's listing asks with `SCOUT_SCOPE_MAX_BYTES`; a file above it gets
+    no entry at all (no `N=(unknown)`) and `too_large`; one at the bound is parsed."""
+    head = "def f():\n"
+    line = "    x = " + "1" * 91 + "\n"  # 100 bytes: few nodes a byte, in the parse's bounds
+    body = head + line * ((SCOUT_SCOPE_MAX_BYTES - len(head)) // len(line))
+    (tmp_path / "at.py").write_text(body + "\n" * (SCOUT_SCOPE_MAX_BYTES - len(body)))
+    (tmp_path / "over.py").write_text(body + "\n" * (SCOUT_SCOPE_MAX_BYTES - len(body) + 1))
+    reader = TreeSitterScopes(cwd=str(tmp_path))
+    at = reader.of("at.py", file_lines(tmp_path / "at.py", [2]), SCOUT_SCOPE_MAX_BYTES)
+    assert [s.line for s in at.scopes[2] or ()] == [1] and not at.too_large
+    over = reader.of("over.py", file_lines(tmp_path / "over.py", [2]), SCOUT_SCOPE_MAX_BYTES)
+    assert over.scopes == {} and over.too_large
+    assert _headers("over.py", 2, tmp_path) == [1]  # show's bound: parsed
 
 
 def test_crlf_lines_are_placed_and_their_headers_cut_at_the_ending(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ class FakeScopes:
         self.definition = definition
         self.asked: list[tuple[str, list[int]]] = []
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
+    def of(self, file: str, lines: Sequence[SourceLine], largest: int | None = None) -> Placements:
         numbers = [line.number for line in lines]
         self.asked.append((file, numbers))
         found = {n: self.found[n] for n in numbers if n in self.found}
@@ -62,7 +62,7 @@ class FakeScopes:
 class NoScopes:
     """A `Scopes` that knows none: for tests of answers that print no scope lines."""
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
+    def of(self, file: str, lines: Sequence[SourceLine], largest: int | None = None) -> Placements:
         return Placements({})
 
     def around(self, file: str, line: int) -> Definition | Unplaced:

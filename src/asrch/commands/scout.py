@@ -9,7 +9,13 @@ from asrch.commands.zero import probe_of, zero_notices
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.definitions import DefinitionCount, Judged, keep_definitions
 from asrch.domain.idle_filters import idle_filters, one_zero_note, zero_cause
-from asrch.domain.limits import DEF_FILES_MAX, SCAN_CAP, SCOUT_LIST_BYTES, SCOUT_LIST_MAX
+from asrch.domain.limits import (
+    DEF_FILES_MAX,
+    SCAN_CAP,
+    SCOUT_LIST_BYTES,
+    SCOUT_LIST_MAX,
+    SCOUT_SCOPE_MAX_BYTES,
+)
 from asrch.domain.lines import SourceLine
 from asrch.domain.notices import DefinitionsNotice, IdleFilterNotice, NoMatchNotice, Notice
 from asrch.domain.ports import Entry, Scopes, Searcher
@@ -66,14 +72,14 @@ def run_scout(
             if f.path in judged.kept
         )
         tally = plain._replace(files=kept)
-    tally, listed = _listed(
+    tally, listed, unscoped = _listed(
         searcher, scopes, query, path, tally, directory=directory, judged=judged, read=read
     )
     folded = None
     if directory and not listed and len(tally.files) > 1:
         folded = folded_in(searcher, scopes, query, path, tally, judged=judged)
     report = build_scout_report(
-        query, path, tally, directory=directory, listed=listed, folded=folded
+        query, path, tally, directory=directory, listed=listed, folded=folded, unscoped=unscoped
     )
     idle: list[IdleFilterNotice] = []
     if directory and query.filters.active:
@@ -129,15 +135,16 @@ def _listed(
     directory: bool,
     judged: Judged | None = None,
     read: Mapping[str, Sequence[SourceLine]] | None = None,
-) -> tuple[Tally, tuple[ListedFile, ...]]:
+) -> tuple[Tally, tuple[ListedFile, ...], int]:
     """D32/D44: a small answer's matching lines, by file in path order, with their
     scopes; none when their text would not fit 2,000 bytes. At most 20 lines, so at
     most 20 files: one search reads them all (an rg start per file cost more than the
     search, issue 23). With the tally the answer counts: the count's, or the listing's
     where a file changed between the two searches. `read`: the lines, read with the
-    count (`Searcher.count_listed`)."""
+    count (`Searcher.count_listed`). And how many listed files were too large to read
+    scope lines from (over `SCOUT_SCOPE_MAX_BYTES`, issue 39: their lines print without)."""
     if not lists(tally):
-        return tally, ()
+        return tally, (), 0
     lines_of: Mapping[str, Sequence[SourceLine]]
     if judged is not None:
         lines_of = judged.kept  # read already, one search for every file
@@ -151,19 +158,23 @@ def _listed(
         )
         recounted = _recounted(tally, lines_of)
         if recounted is None:
-            return tally, ()
+            return tally, (), 0
         tally = recounted
     listed = []
+    unscoped = 0
     for file in tally.files:
         matches = lines_of[file.path]
         if not matches:
             continue
-        around = scopes.of(file.path, matches)
+        around = scopes.of(file.path, matches, SCOUT_SCOPE_MAX_BYTES)
+        unscoped += around.too_large
         lines = tuple(with_scope(line, around) for line in matches)
         listed.append(ListedFile(listed_path(file.path, path, directory=directory), lines))
     ordered = tuple(sorted(listed, key=lambda f: f.path))
     # D44: measured on the text the listing prints, by the renderer that prints it.
-    return tally, (ordered if listing_bytes(ordered) <= SCOUT_LIST_BYTES else ())
+    if listing_bytes(ordered) > SCOUT_LIST_BYTES:
+        return tally, (), 0
+    return tally, ordered, unscoped
 
 
 def _recounted(tally: Tally, lines_of: Mapping[str, Sequence[object]]) -> Tally | None:

@@ -27,6 +27,9 @@ class Placements(NamedTuple):
     heads: frozenset[int] = frozenset()
     """The lines among them that begin with the header of a definition around their match
     (`SourceLine.heads`)."""
+    too_large: bool = False
+    """The file is larger than the bound asked for (scout's `SCOUT_SCOPE_MAX_BYTES`): not
+    parsed, no entry, and the answer says so."""
 
 
 class Definition(NamedTuple):

@@ -235,6 +235,14 @@ class UnlistedNotice(NamedTuple):
     kind: Literal["unlisted"] = "unlisted"
 
 
+class UnscopedNotice(NamedTuple):
+    """scout's listing read no scope lines from `files` listed files larger than
+    `SCOUT_SCOPE_MAX_BYTES` (issue 39): their lines print without them; show reads them."""
+
+    files: int
+    kind: Literal["unscoped"] = "unscoped"
+
+
 class FoldedNotice(NamedTuple):
     """D53 in scout: how many matching lines lie in header comments and in-file tests,
     and that the tables rank by the other lines; `unread` files' headers were not read."""
@@ -285,6 +293,7 @@ Notice = (
     | RefusedNotice
     | PastEndNotice
     | UnlistedNotice
+    | UnscopedNotice
     | FoldedNotice
     | IdleFilterNotice
     | NoDefinitionNotice

@@ -190,13 +190,15 @@ class Scopes(Definitions, Protocol):
     use cases that print lines (scout's listed lines, sample, show) take it as their
     own parameter; so do the use cases that keep definition lines (`Definitions`)."""
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
+    def of(self, file: str, lines: Sequence[SourceLine], largest: int | None = None) -> Placements:
         """The definitions enclosing each of `lines` (by number) at its first match (else
         its first byte that is not blank), outermost first, at most `SCOPE_DEPTH` (the
         innermost kept); `()` at the top level. None where the parse cannot place the line
         for sure, or the file's line is no longer the line given: never a guessed scope.
-        No entry at all: the file has no grammar, nothing was parsed. And which of the
-        lines begin with their own definition's header (D48)."""
+        No entry at all: the file has no grammar, nothing was parsed, or (`too_large`) it
+        is larger than `largest` bytes (scout's listing, issue 39; None: the scope
+        reader's own bound). And which of the lines begin with their own definition's
+        header (D48)."""
         ...
 
     def around(self, file: str, line: int) -> Definition | Unplaced:

@@ -8,7 +8,13 @@ from asrch.domain.definitions import DefinitionCount
 from asrch.domain.limits import SCOUT_LIST_MAX, TOP_N
 from asrch.domain.lines import SourceLine
 from asrch.domain.next_step import NO_STEP, joined, scout_step
-from asrch.domain.notices import FoldedNotice, Notice, UnlistedNotice, search_notices
+from asrch.domain.notices import (
+    FoldedNotice,
+    Notice,
+    UnlistedNotice,
+    UnscopedNotice,
+    search_notices,
+)
 from asrch.domain.query import Query
 from asrch.domain.scout_folds import FoldedLines, ranked_directories, ranked_files, ranks
 from asrch.domain.words import NextStep
@@ -157,18 +163,22 @@ def build_scout_report(
     directory: bool,
     listed: tuple[ListedFile, ...] = (),
     folded: FoldedLines | None = None,
+    unscoped: int = 0,
 ) -> ScoutReport:
     """`directory`: the path is a directory (walked), not a named file. `listed`: the
     matching lines of a small answer (`lists`, `fits`), grouped by file, read by the use
     case. A listed answer has no next step: the agent has every matching line (D44).
     `folded` (D53): the lines in header comments and in-file tests, by which the tables
-    rank when they are at least a quarter of the lines."""
+    rank when they are at least a quarter of the lines. `unscoped` (issue 39): listed
+    files whose scope lines were not read, being too large."""
     if listed or not ranks(folded, tally.matches):
         folded = None
     chosen = next_file(tally.files, path, folded)
     notices: list[Notice] = search_notices(query, tally, path, directory=directory)
     if not directory and not listed and tally.matches and not tally.capped:
         notices.append(UnlistedNotice(matches=tally.matches))
+    if listed and unscoped:
+        notices.append(UnscopedNotice(files=unscoped))
     top_dirs = top_directories(tally.files, path, TOP_N)
     top = top_files(tally.files, path, TOP_N)
     if folded is not None:

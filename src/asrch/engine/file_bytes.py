@@ -11,10 +11,12 @@ from typing import Literal
 from asrch.domain.limits import SCOPE_MAX_BYTES
 
 
-def first_bytes(path: str, most: int) -> bytes | Literal["too_large", "unreadable"]:
+def first_bytes(
+    path: str, most: int, largest: int = SCOPE_MAX_BYTES
+) -> bytes | Literal["too_large", "unreadable"]:
     """The file's first `most` + 1 bytes (all of it when shorter: more than `most` says
     the file goes on), or why none: not a regular file or not readable, or larger than
-    `SCOPE_MAX_BYTES`."""
+    `largest` bytes."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | os.O_CLOEXEC
     try:
         fd = os.open(path, flags)
@@ -24,7 +26,7 @@ def first_bytes(path: str, most: int) -> bytes | Literal["too_large", "unreadabl
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):
             return "unreadable"
-        if status.st_size > SCOPE_MAX_BYTES:
+        if status.st_size > largest:
             return "too_large"
         parts: list[bytes] = []
         size = 0

@@ -36,8 +36,8 @@ class ScopeReader:
         self._memo = memo
         self._parser: TreeSitterScopes | None = None
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
-        return self._loaded().of(file, lines)
+    def of(self, file: str, lines: Sequence[SourceLine], largest: int | None = None) -> Placements:
+        return self._loaded().of(file, lines, largest)
 
     def around(self, file: str, line: int) -> Definition | Unplaced:
         return self._loaded().around(file, line)

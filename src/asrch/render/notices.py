@@ -9,6 +9,7 @@ from asrch.domain.limits import (
     SCOPE_MAX_BYTES,
     SCOUT_LIST_BYTES,
     SCOUT_LIST_MAX,
+    SCOUT_SCOPE_MAX_BYTES,
     SHOW_MAX_MATCHES,
 )
 from asrch.domain.modes import Mode
@@ -34,6 +35,7 @@ from asrch.domain.notices import (
     ShortTermNotice,
     SkippedNotice,
     UnlistedNotice,
+    UnscopedNotice,
 )
 from asrch.domain.text_safety import quote
 from asrch.domain.words import Spelling, arg, call, exclusions, spelled
@@ -263,6 +265,11 @@ def notice_text(notice: Notice) -> str:
             return _unlisted(notice.matches)
         case FoldedNotice():
             return _folded(notice)
+        case UnscopedNotice():
+            kib = SCOUT_SCOPE_MAX_BYTES // 1024
+            return (
+                f"scope lines not read in {_files(notice.files)} over {kib} KiB (show reads them)"
+            )
         case BroadNotice():
             at_least = "at least " if notice.capped else ""
             return (

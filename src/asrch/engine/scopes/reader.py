@@ -128,12 +128,18 @@ class TreeSitterScopes:
             self._parsed = (grammar, data, tree)
         return tree
 
-    def of(self, file: str, lines: Sequence[SourceLine]) -> Placements:
+    def of(self, file: str, lines: Sequence[SourceLine], largest: int | None = None) -> Placements:
         grammar = grammar_of(file)
         if grammar is None or not lines:
             return Placements({})
         out: dict[int, tuple[Scope, ...] | None] = {line.number: None for line in lines}
-        data = self._read(file)
+        if largest is None:
+            data = self._read(file)
+        else:
+            read = read_source(self._path(file), largest)
+            if read == "too_large":
+                return Placements({}, too_large=True)  # not parsed: no scope lines at all
+            data = None if isinstance(read, str) else read
         if data is None:
             return Placements(out)
         starts = line_starts(data)

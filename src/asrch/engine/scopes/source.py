@@ -38,11 +38,13 @@ def grammar_and_source(
     return grammar, data
 
 
-def read_source(path: str) -> bytes | Literal["too_large", "unreadable"]:
+def read_source(
+    path: str, largest: int = SCOPE_MAX_BYTES
+) -> bytes | Literal["too_large", "unreadable"]:
     """The file's bytes as rg reads them (a byte-order mark decides: rows are rg's lines),
-    if it is a regular file of at most `SCOPE_MAX_BYTES`, else why not (read to its end:
+    if it is a regular file of at most `largest` bytes, else why not (read to its end:
     a file that grew past the bound since its size was read is too large too)."""
-    data = first_bytes(path, SCOPE_MAX_BYTES)
+    data = first_bytes(path, largest, largest)
     if isinstance(data, str):
         return data
-    return "too_large" if len(data) > SCOPE_MAX_BYTES else as_rg_reads(data)
+    return "too_large" if len(data) > largest else as_rg_reads(data)
