@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from asrch.domain.limits import HEADER_READ_BYTES
+from asrch.domain.limits import HEADER_READ_BYTES, SCOUT_SCOPE_MAX_BYTES
 from asrch.domain.regions import Region
 from asrch.engine.headers import MODULES, marks_tests, may_hold_tests, read_header
-from asrch.engine.regions import regions_in
+from asrch.engine.regions import read_tests, regions_in
 from asrch.engine.scopes.grammars import LANGUAGES, grammar_of
 
 SLASH = {
@@ -116,6 +116,18 @@ def test_a_test_marker_decides_whether_a_file_is_parsed_for_tests(tmp_path: Path
     assert may_hold_tests(str(tmp_path / "a.py"), "a.py")
     assert not may_hold_tests(str(tmp_path / "b.py"), "b.py")
     assert not may_hold_tests(str(tmp_path / "missing.py"), "missing.py")
+
+
+def test_scout_parses_no_file_over_its_bound_for_tests(tmp_path: Path) -> None:
+    """Issue 39: scout's test regions, as its listing's scope lines, come only from files
+    of at most `SCOUT_SCOPE_MAX_BYTES`; such a file ranks by all its lines."""
+    body = "class TestA:\n    def test_a(self):\n        pass\n"
+    for name, size in (("at.py", SCOUT_SCOPE_MAX_BYTES), ("over.py", SCOUT_SCOPE_MAX_BYTES + 1)):
+        (tmp_path / name).write_text(body + "#" * (size - len(body) - 1) + "\n")
+    assert may_hold_tests(str(tmp_path / "at.py"), "at.py")
+    assert read_tests(str(tmp_path / "at.py"), "at.py")
+    assert not may_hold_tests(str(tmp_path / "over.py"), "over.py")
+    assert read_tests(str(tmp_path / "over.py"), "over.py") == ()
 
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])

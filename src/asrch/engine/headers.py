@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 
-from asrch.domain.limits import HEADER_READ_BYTES, SCOPE_MAX_BYTES
+from asrch.domain.limits import HEADER_READ_BYTES, SCOUT_SCOPE_MAX_BYTES
 from asrch.domain.regions import Header, header_from
 from asrch.engine.decoding import as_rg_reads
 from asrch.engine.file_bytes import first_bytes
@@ -168,10 +168,13 @@ def marks_tests(data: bytes, module: str) -> bool:
 
 
 def may_hold_tests(path: str, file: str) -> bool:
-    """`marks_tests` of `file` (opened at `path`, at most `SCOPE_MAX_BYTES`), without
-    loading the parser: a file without a marker is never parsed."""
+    """`marks_tests` of `file` (opened at `path`, at most `SCOUT_SCOPE_MAX_BYTES`: scout
+    parses no larger file, issue 39), without loading the parser: a file without a
+    marker is never parsed."""
     module = module_of(file)
     if module not in ("tree_sitter_python", "tree_sitter_rust"):
         return False
-    read = _read(path, SCOPE_MAX_BYTES)
-    return read is not None and marks_tests(read[0], module)
+    data = first_bytes(path, SCOUT_SCOPE_MAX_BYTES, SCOUT_SCOPE_MAX_BYTES)
+    if isinstance(data, str) or len(data) > SCOUT_SCOPE_MAX_BYTES:
+        return False
+    return marks_tests(data, module)

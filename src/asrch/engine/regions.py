@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from asrch.domain.limits import SCOUT_SCOPE_MAX_BYTES
 from asrch.domain.regions import Region, header_from
 from asrch.domain.scout import kind_of
 from asrch.engine.headers import marks_tests
@@ -140,10 +141,11 @@ def read_regions(path: str, file: str) -> tuple[Region, ...]:
 def read_tests(path: str, file: str) -> tuple[Region, ...]:
     """D53 in scout: the in-file test regions of `file` (opened at `path`), parsed only
     when its text holds a test marker (`engine/headers.marks_tests`); none for a test
-    file by its path, a file with no grammar or one that cannot be read."""
+    file by its path, a file with no grammar, one that cannot be read or one larger than
+    `SCOUT_SCOPE_MAX_BYTES` (scout parses no larger file, issue 39)."""
     if kind_of(file) == "test":
         return ()
-    source = grammar_and_source(path, file)
+    source = grammar_and_source(path, file, SCOUT_SCOPE_MAX_BYTES)
     if isinstance(source, str) or not marks_tests(source[1], source[0].module):
         return ()
     grammar, data = source

@@ -25,14 +25,15 @@ def line_starts(data: bytes) -> list[int]:
 
 
 def grammar_and_source(
-    path: str, file: str
+    path: str, file: str, largest: int = SCOPE_MAX_BYTES
 ) -> tuple[Grammar, bytes] | Literal["no_grammar", "too_large", "unreadable"]:
-    """`file`'s grammar and its bytes (opened at `path`, as `read_source` reads them), or
-    why a reader of parses gets neither: the one preamble of units, names and regions."""
+    """`file`'s grammar and its bytes (opened at `path`, as `read_source` reads them, at
+    most `largest`), or why a reader of parses gets neither: the one preamble of units,
+    names and regions."""
     grammar = grammar_of(file)
     if grammar is None:
         return "no_grammar"
-    data = read_source(path)
+    data = read_source(path, largest)
     if isinstance(data, str):
         return data
     return grammar, data
