@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.modes import Mode
@@ -73,6 +73,7 @@ PATHS = [
     "ignored.py",
     "src/deep/h.txt",
 ]
+DIRECTORIES = ["src", "src/deep", "build", "lib"]
 IGNORES = ["", "ignored.py\n", "src/deep/\n", "*.md\n", "!.hidden.py\n"]
 TERMS = ["alpha", "beta", "Kelvin", "seta", "foo_bar", "connect", "gam", "al", "ALPHA", "é"]
 REGEXES = [
@@ -102,6 +103,15 @@ edits = st.one_of(
     st.tuples(st.just("rename"), st.sampled_from(PATHS), st.sampled_from(PATHS)),
     st.tuples(st.just("binary"), st.sampled_from(PATHS)),
     st.tuples(st.just("ignore"), st.sampled_from(IGNORES)),
+    # An ignore file of a directory below the root, and two directories swapped: what
+    # the server's kept ignore rules (engine/pins.py) must see between calls.
+    st.tuples(
+        st.just("ignore below"),
+        st.sampled_from(DIRECTORIES),
+        st.sampled_from([".gitignore", ".ignore", ".rgignore"]),
+        st.sampled_from(IGNORES),
+    ),
+    st.tuples(st.just("swap"), st.sampled_from(DIRECTORIES), st.sampled_from(DIRECTORIES)),
     st.tuples(st.just("reindex")),
     st.tuples(st.just("branch"), st.sampled_from(PATHS), contents),
 )
@@ -147,6 +157,20 @@ class Tree:
         path.write_bytes(data)
         self.stamp(path)
 
+    def swap(self, one: Path, other: Path) -> None:
+        """Two directories (or one and a name) trade places: names, files, ignore files."""
+        if one == other or one in other.parents or other in one.parents:
+            return
+        aside = self.root / "swapped"
+        if one.is_dir():
+            one.rename(aside)
+        if other.is_dir():
+            one.parent.mkdir(parents=True, exist_ok=True)
+            other.rename(one)
+        if aside.is_dir():
+            other.parent.mkdir(parents=True, exist_ok=True)
+            aside.rename(other)
+
     def apply(self, edit: tuple[Any, ...], reindex: Any) -> None:
         kind = edit[0]
         if kind == "write":
@@ -164,6 +188,10 @@ class Tree:
                 self.write(edit[1], path.read_bytes() + b"\0")
         elif kind == "ignore":
             self.write(".gitignore", edit[1].encode())
+        elif kind == "ignore below":
+            self.write(f"{edit[1]}/{edit[2]}", edit[3].encode())
+        elif kind == "swap":
+            self.swap(self.root / edit[1], self.root / edit[2])
         elif kind == "reindex":
             reindex()
         elif kind == "branch" and self.git:
@@ -262,12 +290,19 @@ class Served:
             if mode != "regex":
                 calls.append(("survey", {"terms": [term, "beta", "alpha"], **common}))
             answers = []
-            for server, cache in self.sides:
+            real = os.path.realpath(self.root)
+            for side, (server, cache) in enumerate(self.sides):
                 saved = os.environ.get("XDG_CACHE_HOME")
                 os.environ["XDG_CACHE_HOME"] = cache
+                if side:
+                    # The side without the index keeps nothing between calls either:
+                    # its ignore rules are read each call (engine/pins.py keeps them
+                    # only for a root kept fresh).
+                    KEPT.discard(real)
                 try:
                     answers.append(call_tools(server, *calls))
                 finally:
+                    KEPT.add(real)
                     if saved is None:
                         os.environ.pop("XDG_CACHE_HOME")
                     else:
@@ -345,6 +380,29 @@ SUPPRESSED = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
     phases=tuple(Phase) if drawing_more() else NO_SHRINK,
 )
 @given(**STRATEGIES)
+# Always: ignore files below the root written and directories swapped between a server's
+# calls (the server keeps its ignore rules while its watch sees no such change).
+@example(
+    first=(
+        [
+            ("a.py", b"alpha\n"),
+            ("ignored.py", b"alpha\n"),
+            ("src/c.py", b"alpha\n"),
+            ("build/f.py", b"alpha\n"),
+            ("src/deep/e.py", b"alpha beta\n"),
+        ],
+        "",
+        False,
+    ),
+    steps=[
+        ("ignore", "ignored.py\n"),
+        ("ignore below", "src", ".ignore", "*.py\n"),
+        ("swap", "src", "lib"),
+        ("ignore below", "lib", ".rgignore", "!.hidden.py\n"),
+        ("swap", "src/deep", "build"),
+    ],
+    drawn=[("fixed", False, (), 0), ("word", False, ("*.py",), 1)],
+)
 def test_an_indexed_answer_is_the_scans(
     no_racy_window: None, first: Any, steps: Any, drawn: Any
 ) -> None:

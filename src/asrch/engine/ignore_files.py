@@ -262,9 +262,12 @@ def _lines(text: bytes) -> Iterator[str]:
             yield last.decode("utf-8")
 
 
-def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
+def _read(
+    path: str, shown: str, inside: Callable[[str], bool], doubts: list[str] | None = None
+) -> bytes | None:
     """An ignore file's bytes (None: there is none), checked first (`_check`) and read
-    without blocking."""
+    without blocking. `doubts` is told of one whose content can change with no event in
+    its own directory (a symlink, a file of several links)."""
     if not _check(path, shown, inside):
         return None
     try:
@@ -272,9 +275,12 @@ def _read(path: str, shown: str, inside: Callable[[str], bool]) -> bytes | None:
     except OSError:
         return None  # rg could not read it either: no rules
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the look
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):  # swapped since the look
             _check(path, shown, inside)
             return None
+        if doubts is not None and (opened.st_nlink != 1 or os.path.islink(path)):
+            doubts.append(shown)
         if not inside(_opened(fd)):  # a directory on its way swapped for a link out
             raise InputError(
                 f"{quote(shown)} is an ignore file that was opened outside the roots "
@@ -305,6 +311,17 @@ class WalkRules(NamedTuple):
 
     rules: tuple[bytes, ...]
     entries: int
+    watched: bool = False
+    """Whether a watch of the tree's directories (`engine.index.watch`) sees every change
+    that could change these rules: no ignore file read through a symlink or of several
+    links, no hidden directory read (no rule re-includes one), no rule under a
+    directory whose name holds a byte no rule can spell (`glob_name` looks at its
+    siblings, which a file event can change)."""
+
+
+def entries_met(here: str, shown: str) -> int:
+    """The entries `pinned_rules` counts in the tree of `here`."""
+    return sum(len(entries) for *_, entries in _tree(here, shown, hidden=False))
 
 
 _GROUP_BYTES = 1 << 16
@@ -354,6 +371,7 @@ def pinned_rules(
     `above` it from the root and of its tree, checked (`_check`), in rg's order; and
     the entries met in the tree's directories."""
     found: dict[str, list[list[str]]] = {kind: [] for kind in _BY_PRECEDENCE}
+    doubts: list[str] = []
 
     def take(directory: str, spelled: str, glob: str, names: set[str] | None = None) -> None:
         """The rules of `directory`'s ignore files; `names`: its entries, when listed
@@ -367,10 +385,13 @@ def pinned_rules(
                 os.path.join(directory, kind),
                 kind if name == "." else os.path.join(name, kind),
                 inside,
+                doubts,
             )
             if text is None:
                 continue
             rules = list(_rules(text, glob))
+            if rules and any(_odd(char) for char in spelled):
+                doubts.append(spelled)
             if rules and "\0" in glob:
                 raise InputError(
                     f"{quote(spelled)} holds ignore rules, and a directory name on its path "
@@ -410,7 +431,11 @@ def pinned_rules(
         if any(_may_name(last, name) for last in lasts):
             for directory, spelled, glob, listed in _tree(*top[:2], hidden=True, prefix=top[2]):
                 take(directory, spelled, glob, {entry.name for entry in listed})
-    return WalkRules(_grouped(rules for kind in _BY_PRECEDENCE for rules in found[kind]), met)
+    return WalkRules(
+        _grouped(rules for kind in _BY_PRECEDENCE for rules in found[kind]),
+        met,
+        watched=not doubts and not lasts,
+    )
 
 
 def _last_name(rule: str) -> str:

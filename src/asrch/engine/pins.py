@@ -26,6 +26,11 @@ directory, its last component a link to the pinned object, so that rg prints `su
 for a search of `sub/x` and a root's rule `sub/x/a` means what it says. The rules rg
 gets apply exactly as rg would apply the root's ignore files to a walk of the root.
 
+The MCP server keeps the rules between calls where a watch of the root sees every change
+that could change them (`_Kept`): a call whose root's watch (`engine.index.watch`, made
+by a search under the root's index) has met no structural change since the rules were
+read uses them again, and counts the walk's entries again only if any event came.
+
 Not pinned: what rg itself opens while walking a pinned directory (it never follows a
 symlink it meets there, D21; a directory swapped for one while rg is between its
 `readdir` and its `opendir` is rg's own window, docs/reliability.md).
@@ -37,10 +42,14 @@ import os
 import stat
 import threading
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from asrch.domain.errors import InputError
 from asrch.domain.text_safety import PATH_ECHO_MAX, quote_cut
+
+if TYPE_CHECKING:
+    from asrch.engine.ignore_files import Above
+    from asrch.engine.index.watch import Watch
 
 _BASE = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC if hasattr(os, "O_PATH") else 0
 
@@ -67,6 +76,35 @@ class PinnedWalk(NamedTuple):
     """Ignore files for rg, in their order (`engine.ignore_files.WalkRules`)."""
     entries: int = 0
     """Entries met in the directories the walk may reach: how large it is, at most."""
+
+
+class _Kept(NamedTuple):
+    """A walk's ignore rules as read after the watch's queue was read at `structural`
+    and `events` (`Watch.settled`)."""
+
+    watch: object
+    structural: int
+    events: int
+    rules: tuple[bytes, ...]
+    entries: int
+
+
+_KEPT: dict[tuple[tuple[str, ...], str], _Kept] = {}
+_KEPT_LOCK = threading.Lock()
+
+
+def _watch_of(root: str, parts: Sequence[str]) -> "Watch | None":
+    """The watch that sees every directory of a walk of `parts` below `root`, if one is
+    kept (an indexed root of the MCP server): none below a hidden or excluded directory,
+    which it does not watch."""
+    from asrch.domain.exclusions import EXCLUDED_DIRS  # noqa: PLC0415
+    from asrch.engine.index import KEPT  # noqa: PLC0415
+
+    if root not in KEPT or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts):
+        return None
+    from asrch.engine.index.fresh import watched  # noqa: PLC0415 (an indexed root only)
+
+    return watched(root)
 
 
 class Pins:
@@ -134,7 +172,6 @@ class Pins:
         from asrch.engine.ignore_files import (  # noqa: PLC0415 (a call's walk only)
             Above,
             glob_name,
-            pinned_rules,
         )
 
         rooted = self._rooted(path)
@@ -150,7 +187,9 @@ class Pins:
             prefix = "/".join(glob_name(part) for part in parts[:depth])
             above.append(Above(self.here(spelled or "."), spelled or ".", prefix))
         prefix = "/".join(glob_name(part) for part in parts)
-        rules, entries = pinned_rules(above, pinned, path, prefix, self.inside)
+        rules, entries = self._rules(
+            root=root, parts=parts, above=above, pinned=pinned, path=path, prefix=prefix
+        )
         slashes = "/" * (len(path) - len(path.rstrip("/")))
         if not parts:
             return PinnedWalk(pinned.rstrip("/") or "/", "." + slashes, rules, entries)
@@ -169,6 +208,46 @@ class Pins:
                 f"cannot read {quote_cut(path, PATH_ECHO_MAX)}: {exc.strerror or exc}"
             ) from None
         return PinnedWalk(farm, "/".join(parts) + slashes, rules, entries)
+
+    def _rules(
+        self,
+        *,
+        root: str,
+        parts: list[str],
+        above: list["Above"],
+        pinned: str,
+        path: str,
+        prefix: str,
+    ) -> tuple[tuple[bytes, ...], int]:
+        """The walk's rules and entries: read (`pinned_rules`), or kept from an earlier
+        call when the root's watch saw nothing that could change them (`_Kept`)."""
+        from asrch.engine.ignore_files import entries_met, pinned_rules  # noqa: PLC0415
+
+        watch = _watch_of(root, parts)
+        settled = None
+        if watch is not None:
+            with contextlib.suppress(OSError):  # no watch to be had (the limit): read
+                settled = watch.settled()  # before the read: a later change is seen
+        if watch is None or settled is None:
+            read = pinned_rules(above, pinned, path, prefix, self.inside)
+            return read.rules, read.entries
+        structural, events = settled
+        key = (tuple(real for real, _ in self._roots), path)
+        with _KEPT_LOCK:
+            kept = _KEPT.get(key)
+        if kept is not None and kept.watch is watch and kept.structural == structural:
+            entries = kept.entries if kept.events == events else entries_met(pinned, path)
+            rules = kept.rules
+        else:
+            read = pinned_rules(above, pinned, path, prefix, self.inside)
+            if not read.watched:
+                with _KEPT_LOCK:
+                    _KEPT.pop(key, None)
+                return read.rules, read.entries
+            rules, entries = read.rules, read.entries
+        with _KEPT_LOCK:
+            _KEPT[key] = _Kept(watch, structural, events, rules, entries)
+        return rules, entries
 
     def _rooted(self, path: str) -> tuple[str, list[str]] | None:
         """The root `path` lies under (real path) and its components below it."""

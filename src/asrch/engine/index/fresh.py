@@ -233,6 +233,13 @@ def listing(real: str) -> Listing | None:
         return _LISTINGS[real]
 
 
+def watched(real: str) -> Watch | None:
+    """The watch of `real`'s kept walk, if a search under its index has made one."""
+    with _LISTINGS_LOCK:
+        kept = _LISTINGS.get(real)
+    return None if kept is None else kept.watch
+
+
 def forget(real: str) -> None:
     """Stop keeping the walk of `real` (its watch closed): a test's tree, gone."""
     with _LISTINGS_LOCK:

@@ -27,6 +27,7 @@ import errno
 import os
 import struct
 import sys
+import threading
 from typing import NamedTuple
 
 from asrch.domain.exclusions import EXCLUDED_DIRS
@@ -94,6 +95,16 @@ class Watch:
         self._dirs: dict[int, bytes] = {}
         self._git: set[int] = set()
         """The `.git` directories and their `info`: only `info` and `exclude` matter."""
+        self._lock = threading.RLock()
+        self._pending: set[bytes] = set()
+        self._pending_again = False
+        """Read from the kernel's queue, not yet handed to `changes`' caller."""
+        self.structural = 0
+        """How many reads of the queue found the walk may have changed (`Changes`)."""
+        self.events = 0
+        """How many reads of the queue found any event (a hidden file's too)."""
+        self._covered = 0
+        """`structural` when `cover` last began: equal, every directory is watched."""
         try:
             above = os.path.dirname(self.root)
             while True:
@@ -129,6 +140,11 @@ class Watch:
         """Watch every directory below the root (again after a directory was made or
         moved: before the caller walks again, so nothing made in it after that walk is
         missed)."""
+        with self._lock:
+            self._covered = self.structural
+            self._cover()
+
+    def _cover(self) -> None:
         pending = [self.root]
         while pending:
             here = pending.pop()
@@ -150,13 +166,32 @@ class Watch:
 
     def changes(self) -> Changes:
         """Every event queued since the last call, read now."""
+        with self._lock:
+            self._drain()
+            changes = Changes(frozenset(self._pending), self._pending_again)
+            self._pending, self._pending_again = set(), False
+            return changes
+
+    def settled(self) -> tuple[int, int]:
+        """The queue read now (its events kept for `changes`), every directory watched
+        (`cover` again after a structural change): (`structural`, `events`). A caller
+        that read the tree after this and finds `structural` unchanged later knows no
+        directory was made, moved or removed and no ignore file touched in between."""
+        with self._lock:
+            self._drain()
+            if self._covered != self.structural:
+                self.cover()
+            return self.structural, self.events
+
+    def _drain(self) -> None:
         directories: set[bytes] = set()
-        again = False
+        again = read = False
         while True:
             try:
                 data = os.read(self._fd, 1 << 16)
             except BlockingIOError:
                 break
+            read = read or bool(data)
             offset = 0
             while offset < len(data):
                 wd, mask, _, size = _HEAD.unpack_from(data, offset)
@@ -188,7 +223,12 @@ class Watch:
                     again = again or name not in _EXCLUDED
                 else:
                     directories.add(directory)
-        return Changes(frozenset(directories), again)
+        if again:
+            self.structural += 1
+            self._pending_again = True
+        if read:
+            self.events += 1
+            self._pending |= directories
 
     def close(self) -> None:
         if self._fd >= 0:
