@@ -124,3 +124,29 @@ def test_the_start_up_path_imports_no_json_and_no_textwrap(tmp_path: Path) -> No
     assert "asrch.cli" in modules, "the listing is read correctly"
     leaked = sorted(m for m in modules if m in {"json", "textwrap"} or m.startswith("json."))
     assert not leaked, f"asrch scout -i zqxjv-absent . imports {leaked}"
+
+
+# --- the index's watcher (D58): only a server keeps a root fresh ---------------------
+
+
+def test_an_indexed_search_on_the_command_line_loads_no_watcher(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """inotify (libc found by `ctypes.util`) serves `asrch mcp` between calls; a command
+    line's search under an index checks freshness by one walk and never loads the
+    watcher (`ctypes` itself is the child's pdeathsig, engine/process.py)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "a.py").write_text("def connect():\n    return 1\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "asrch", "index", "."],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    modules = imported_modules(tmp_path, "scout", "--format", "json", "connect", ".")
+    assert "asrch.engine.index.candidates" in modules, "the index was asked"
+    leaked = sorted(m for m in modules if m in ("ctypes.util", "asrch.engine.index.watch"))
+    assert not leaked, f"an indexed scout imports {leaked}"

@@ -10,7 +10,35 @@ from asrch.domain.regions import Header, Region
 from asrch.domain.units import Around
 
 
-class FakeScopes:
+class NoScopes:
+    """A `Scopes` that knows none: for tests of answers that print no scope lines."""
+
+    def of(self, file: str, lines: Sequence[SourceLine], largest: int | None = None) -> Placements:
+        return Placements({})
+
+    def around(self, file: str, line: int) -> Definition | Unplaced:
+        return "none"
+
+    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
+        return "no_grammar"
+
+    def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
+        return dict.fromkeys(lines, "none")
+
+    def regions(self, file: str) -> tuple[Region, ...]:
+        return ()
+
+    def headers(self, files: Sequence[str]) -> dict[str, Header]:
+        return {}
+
+    def tests(self, file: str) -> tuple[Region, ...]:
+        return ()
+
+
+class FakeScopes(NoScopes):
+    """Scope lines, definitions, names and units from tables; no regions, headers or tests
+    (NoScopes')."""
+
     def __init__(
         self,
         found: dict[int, tuple[Scope, ...] | None],
@@ -48,40 +76,6 @@ class FakeScopes:
         if isinstance(self.units_found, str):
             return self.units_found
         return {n: self.units_found.get(n, "none") for n in lines}
-
-    def regions(self, file: str) -> tuple[Region, ...]:
-        return ()
-
-    def headers(self, files: Sequence[str]) -> dict[str, Header]:
-        return {}
-
-    def tests(self, file: str) -> tuple[Region, ...]:
-        return ()
-
-
-class NoScopes:
-    """A `Scopes` that knows none: for tests of answers that print no scope lines."""
-
-    def of(self, file: str, lines: Sequence[SourceLine], largest: int | None = None) -> Placements:
-        return Placements({})
-
-    def around(self, file: str, line: int) -> Definition | Unplaced:
-        return "none"
-
-    def names(self, file: str, lines: Sequence[SourceLine]) -> NameLines | NotParsed:
-        return "no_grammar"
-
-    def units(self, file: str, lines: Sequence[int]) -> dict[int, Around | Unplaced] | Unplaced:
-        return dict.fromkeys(lines, "none")
-
-    def regions(self, file: str) -> tuple[Region, ...]:
-        return ()
-
-    def headers(self, files: Sequence[str]) -> dict[str, Header]:
-        return {}
-
-    def tests(self, file: str) -> tuple[Region, ...]:
-        return ()
 
 
 NO_SCOPES = NoScopes()

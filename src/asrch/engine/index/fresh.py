@@ -25,15 +25,17 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from asrch.engine.argv import BASE_FLAGS
 from asrch.engine.index import KEPT
 from asrch.engine.index.build import kind_of
 from asrch.engine.index.opened import Opened, Place
 from asrch.engine.index.store import BINARY, TEXT, Stat
-from asrch.engine.index.watch import Watch
 from asrch.engine.transport import run_to_end
+
+if TYPE_CHECKING:  # ctypes and libc are loaded only where a server keeps a root
+    from asrch.engine.index.watch import Watch
 
 
 class Sorted(NamedTuple):
@@ -224,6 +226,8 @@ def listing(real: str) -> Listing | None:
     be watched (then each call walks)."""
     if real not in KEPT:
         return None
+    from asrch.engine.index.watch import Watch  # noqa: PLC0415 (a server's root only)
+
     with _LISTINGS_LOCK:
         if real not in _LISTINGS:
             try:
