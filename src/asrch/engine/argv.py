@@ -299,6 +299,36 @@ def lines_argv(
     ]
 
 
+def spots_argv(
+    rg: str, query: Query, patterns: Sequence[str], target: str, *, cap: int, log_binary: bool
+) -> list[str]:
+    """Each match of any of the `patterns` (searched as `query`'s mode searches) as
+    `N NUL MATCH` on a line of its own (`N` its line), grouped per file as `lines_argv`
+    groups lines; unsorted (rg's parallel walk: each file's records printed whole,
+    files in no set order), at most `cap` matching lines a file. With `log_binary`, the
+    debug log naming each binary file met."""
+    mode_flags = [f for f in pattern_args(query) if not is_pattern_arg(f)]
+    return [
+        rg,
+        *BASE_FLAGS,
+        *([LOG_BINARY] if log_binary else []),
+        "--heading",
+        "--with-filename",
+        NUL_SEPARATOR,
+        "--line-number",
+        "--only-matching",
+        "--field-match-separator=\\x00",
+        "--stats",
+        "--color=never",
+        f"--max-count={cap}",
+        *walk_args(query.options),
+        *mode_flags,
+        *(pattern_arg(p) for p in patterns),
+        "--",
+        operand(target),
+    ]
+
+
 def judge_lines_argv(rg: str, query: Query, lines: str, *, cap: int) -> list[str]:
     """`N:[Omitted long matching line]` for each line of `lines` (a file of lines rg
     already matched while walking, so no binary rule and no walk; `-`: stdin, as it

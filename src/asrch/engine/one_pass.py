@@ -28,7 +28,6 @@ file. When the judges fall behind, asrch waits on them, and the walking rg on as
 """
 
 import os
-import re
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
@@ -43,8 +42,10 @@ from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv, lines_argv
 from asrch.engine.counts import count_files, cut_at_cap, kept_by_filters, rg_path_order
 from asrch.engine.process import HERE, Launch, scratch_for_child
+from asrch.engine.spots import Unspotted, count_spotted, spot_patterns
 from asrch.engine.stderr import RgSaid
 from asrch.engine.transport import RgCall, judged, run_to_end
+from asrch.engine.walk_output import BINARY_WARNING, said_by_walk
 
 _FLUSH = 1 << 20
 """The judges are fed a megabyte at a time: a write per judge per megabyte."""
@@ -62,12 +63,6 @@ of scratch."""
 _IN_FLIGHT = 2
 """Batches being judged at once; the reader waits (and rg with it) beyond that."""
 
-# rg's line printer, on a binary file it stopped reading at a NUL after some matching
-# lines, ends the file's lines with this one (`PATH: WARNING: …`).
-_BINARY_WARNING = re.compile(
-    rb': WARNING: stopped searching binary file after match \(found "\\0" byte around '
-    rb"offset [0-9]+\)"
-)
 # `--max-columns=1` (judge_lines_argv): every matching line is printed as its number and
 # this, whatever its length.
 _JUDGED = b":[Omitted long matching line]\n"
@@ -432,13 +427,26 @@ def count_terms(
     binary (rg's warning after a match, which only the log can tell from a text line
     that reads the same), the walk is made again with the log."""
     plain = not census
-    found_tallies = _count_terms(rg, queries, target, cap=cap, launch=launch, log=census)
+    found_tallies = _count(rg, queries, target, cap=cap, launch=launch, log=census)
     if found_tallies is None or (plain and not any(t.files for t in found_tallies)):
-        found_tallies = _count_terms(rg, queries, target, cap=cap, launch=launch, log=True)
+        found_tallies = _count(rg, queries, target, cap=cap, launch=launch, log=True)
     assert found_tallies is not None
     if plain and any(t.files for t in found_tallies):
         return [t._replace(binary=0) for t in found_tallies]
     return found_tallies
+
+
+def _count(
+    rg: str, queries: Sequence[Query], target: str, *, cap: int, launch: Launch, log: bool
+) -> list[Tally] | None:
+    """`count_terms` with or without rg's debug log, by the parallel plan where it fits
+    and answers (`engine/spots.py`), else in path order; None: without the log, a file
+    looked binary (the log is needed to tell)."""
+    if (spots := spot_patterns(queries)) is not None:
+        spotted = count_spotted(rg, queries, target, spots, cap=cap, launch=launch, log=log)
+        if spotted is not Unspotted.PATH_ORDER:
+            return spotted
+    return _count_terms(rg, queries, target, cap=cap, launch=launch, log=log)
 
 
 def _count_terms(
@@ -470,23 +478,7 @@ def _count_terms(
             judge.abandon()
             raise
         ended = run.end()
-        said = judged(argv, ended)
-    if not ended.stopped and ended.status in (0, 1) and (ended.status == 0) != printed:
-        # rg exits 0 when it printed a matching line, 1 when it found none (2: errors,
-        # with or without matches): a run that says otherwise is no rg's
-        # (`ASRCH_RG=/bin/true`; issue 39, item 9).
-        raise EngineError(
-            f"rg ended with status {ended.status} but printed "
-            f"{'a line' if printed else 'nothing'}; check that ASRCH_RG points at ripgrep 14"
-        )
-    if log and not ended.stopped and b"rg: DEBUG|" not in ended.stderr[:4096]:
-        # Asked for its log, rg always writes one (its first line says why it read no
-        # configuration file): a silent run is no rg's, whatever its status. Without the
-        # log, a silent status 1 is rg finding nothing; that answer is 0 everywhere,
-        # so `count_terms` walks again with the log and lands here (issue 39, item 9).
-        raise EngineError(
-            "rg printed no log under --debug; check that ASRCH_RG points at ripgrep 14"
-        )
+    said = said_by_walk(argv, ended, printed=printed, log=log)
     if not log and files.looked_binary:
         return None
     # Read from rg's log once (4 MB on a Python installation's 18,774 `.pyc` files), put
@@ -604,7 +596,7 @@ class _Files:
         # NUL matched; the line printer shows those lines and ends them with a warning.
         if pieces[-1][0][-1].endswith(b")\n"):
             line = _last_line([part for piece, _ in pieces for part in piece])
-            if line.startswith(path) and _BINARY_WARNING.fullmatch(line, len(path)):
+            if line.startswith(path) and BINARY_WARNING.fullmatch(line, len(path)):
                 self.looked_binary.append(path)
                 return
         self.paths.append(path)

@@ -31,6 +31,9 @@ _DEBUG = b"rg: DEBUG|"
 # Only the printers' own lines: the walker logs `ignoring PATH: REASON` for hidden and
 # ignored files, and a name may read like the rest of a binary-file line.
 _PRINTER_LOG = b"rg: DEBUG|grep_printer::"
+# With NUL as the path separator (`NUL_SEPARATOR`), the printer also logs, for each file
+# it prints, that the file's path could not be made a hyperlink (the path quoted: no LF).
+_HYPERLINK_LOG = b"rg: DEBUG|grep_printer::hyperlink|"
 _BINARY_LINE = re.compile(
     rb"^rg: DEBUG\|grep_printer::\w+\|crates/printer/src/\w+\.rs:[0-9]+: "
     rb"ignoring (.*): found binary data at offset [0-9]+$",
@@ -126,7 +129,9 @@ def read_stderr(data: bytes, paths: Sequence[str]) -> RgSaid:
         # The usual case with --debug: thousands of binary-file lines on a big tree
         # (18,000 under the stdlib); counted without splitting them. The printers log
         # nothing else at the debug level.
-        return RgSaid(binary=(b"\n" + data).count(b"\n" + _PRINTER_LOG), log=data)
+        lines = b"\n" + data
+        binary = lines.count(b"\n" + _PRINTER_LOG) - lines.count(b"\n" + _HYPERLINK_LOG)
+        return RgSaid(binary=binary, log=data)
     prefixes = [_displayed(p) for p in paths]
     skipped = 0
     ignore_files = 0

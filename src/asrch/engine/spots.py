@@ -1,0 +1,303 @@
+"""The survey's parallel plan: where each term matched, from one unsorted rg walk that
+prints only its matches.
+
+The path-ordered plan (`one_pass`) walks on one thread (`--sort=path`) so that it can
+stop once every term has its 50,000 lines, and has each line judged per term by rg.
+Where the terms are fixed strings matched with case and no two of them can overlap in a
+text, rg's own matches already say which terms a line holds, and the walk may run on
+every core:
+
+1. One rg run over the directory, unsorted (rg's parallel walk), prints each match of
+   any term as `N:MATCH`, grouped per file as the plan's lines are (`spots_argv`).
+2. A file's matches are its terms: with no term inside another and no term's end the
+   start of another, rg's leftmost-first search reports, on each line, at least one
+   match of every term the line holds, and a match is exactly its term's bytes. A
+   term's matching lines in a file are the distinct `N:TERM` records there.
+3. Each term's files, put in path order, are cut at the cap (`cut_at_cap`): its
+   path-ordered scan, as the walk read every file.
+
+The walk reads every file, so its answer is the path-ordered plan's only where that plan
+reads every file too: when some term stays under the cap. When every term reaches it,
+or a file reaches rg's per-file bound (`--max-count`: its lines may be cut short for a
+term), or a file's matches outgrow `_FILE_MAX`, the walk is stopped and the
+path-ordered plan answers (`PATH_ORDER`). rg holds a file's records until the file is
+read (its parallel printer writes each file whole), so a file's records cost rg memory:
+at most `cap` lines of it, however many matches a line holds.
+"""
+
+import enum
+import re
+from collections.abc import Callable, Sequence
+from operator import add
+from typing import NamedTuple
+
+from asrch.domain.counting import Tally
+from asrch.domain.modes import Mode
+from asrch.domain.query import Query
+from asrch.engine.argv import spots_argv
+from asrch.engine.counts import cut_at_cap, kept_by_filters, rg_path_order
+from asrch.engine.process import Launch
+from asrch.engine.transport import RgCall
+from asrch.engine.walk_output import looks_binary_after_match, said_by_walk
+
+_TERM_MAX = 256
+"""Longer terms take the path-ordered plan: the overlap closure is quadratic in length."""
+_PATTERNS_MAX = 64
+"""More patterns (terms and their overlaps) take the path-ordered plan: beyond this rg's
+literal search slows down, and the closure may grow fast."""
+_FILE_MAX = 16 << 20
+"""A file whose records outgrow this stops the walk (long lines dense with matches):
+the path-ordered plan reads such a line without copies per match."""
+_READ = 1 << 20
+_PIPE = 1 << 20
+# rg's `--stats` block, which ends the output: the matches (records) printed and the
+# files they are in.
+_STATS = re.compile(
+    rb"\n([0-9]+) matches\n[0-9]+ matched lines\n([0-9]+) files contained matches\n"
+    rb"[0-9]+ files searched\n[0-9]+ bytes printed\n[0-9]+ bytes searched\n"
+    rb"[0-9.]+ seconds spent searching\n[0-9.]+ seconds\n"
+)
+
+
+class Unspotted(enum.Enum):
+    """Why the parallel plan gave no answer."""
+
+    PATH_ORDER = "path order"
+    """The answer needs the path-ordered plan (a cap, a bound, a record too large)."""
+
+
+class SpotPatterns(NamedTuple):
+    """What rg looks for so that its matches name the terms each line holds."""
+
+    patterns: tuple[str, ...]
+    """The terms and their overlaps, longest first."""
+    terms_in: dict[bytes, tuple[int, ...]]
+    """For each pattern (bytes), the queries whose term it holds."""
+    alone: tuple[tuple[bytes, tuple[int, ...]], ...]
+    """Each pattern that holds one term and nothing else, as rg prints its record's
+    tail (`NUL PATTERN LF`), with the queries of that term."""
+
+
+def spot_patterns(queries: Sequence[Query]) -> SpotPatterns | None:
+    """The patterns of the parallel plan, or None where it does not fit: fixed strings
+    matched with case, one set of options, a closure of at most `_PATTERNS_MAX`.
+
+    rg's search is leftmost-first: at each start it reports the first pattern (in the
+    order given) that matches there, then goes on after it. Where a term can overlap
+    another (the end of one the start of the other: `import`, `thread`), a match of one
+    could hide the other. So every overlap of a pattern with a term it does not hold is
+    a pattern too (`importhread`), closed under the same rule, and the longest pattern
+    at a start is reported. Then every term a line holds lies inside a match rg reports
+    on that line: a term starting inside a reported match and ending past it would have
+    made the longer pattern match there, and one starting at a match's start is inside
+    it (no shorter pattern wins). A match holds the terms that are its substrings."""
+    if len(queries) < 2 or len({q.options for q in queries}) != 1:
+        return None
+    options = queries[0].options
+    if options.mode is not Mode.FIXED or options.ignore_case:
+        return None
+    try:
+        terms = [q.term.encode("utf-8") for q in queries]
+    except UnicodeEncodeError:
+        return None
+    if any(len(t) > _TERM_MAX for t in terms):
+        return None
+    patterns = _closure(list(dict.fromkeys(terms)))
+    if patterns is None:
+        return None
+    terms_in = {p: tuple(i for i, t in enumerate(terms) if t in p) for p in patterns}
+    alone = tuple(
+        (b"\0" + p + b"\n", held)
+        for p, held in terms_in.items()
+        if all(terms[i] == p for i in held)
+    )
+    ordered = sorted(patterns, key=lambda p: (-len(p), p))
+    return SpotPatterns(tuple(p.decode("utf-8") for p in ordered), terms_in, alone)
+
+
+def _closure(terms: list[bytes]) -> set[bytes] | None:
+    """The terms, and each pattern extended by a term it does not hold whose start is
+    its end, until nothing new comes; None past `_PATTERNS_MAX`."""
+    found = set(terms)
+    frontier = list(terms)
+    while frontier:
+        grown: list[bytes] = []
+        for pattern in frontier:
+            for term in terms:
+                if term in pattern:
+                    continue
+                for k in range(1, min(len(pattern), len(term))):
+                    if pattern.endswith(term[:k]) and (longer := pattern + term[k:]) not in found:
+                        found.add(longer)
+                        grown.append(longer)
+                        if len(found) > _PATTERNS_MAX:
+                            return None
+        frontier = grown
+    return found
+
+
+def count_spotted(
+    rg: str,
+    queries: Sequence[Query],
+    target: str,
+    spots: SpotPatterns,
+    *,
+    cap: int,
+    launch: Launch,
+    log: bool,
+) -> list[Tally] | Unspotted:
+    """One Tally per query under the directory `target`, each its own path-ordered scan
+    cut at `cap`, from one parallel walk for `spots` (`spot_patterns`); or why not."""
+    launch = launch.walking(target)
+    given = launch.operand(target)
+    kept = kept_by_filters(queries[0], target, given) if queries[0].filters.active else None
+    files = _SpottedFiles(spots, len(queries), cap=cap, kept=kept)
+    argv = spots_argv(rg, queries[0], spots.patterns, given, cap=cap, log_binary=log)
+    with launch.transport.start(argv, launch, stream=True, pipe_size=_PIPE) as run:
+        verdict = _read(run, files)
+        if verdict is not None:
+            run.stop()
+            run.end()
+            return verdict
+        ended = run.end()
+    said = said_by_walk(argv, ended, printed=files.files > 0, log=log)
+    binary = said.binary_paths() if said.binary else []
+    binary_kept = None if kept is None else [p for p in binary if kept(p)]
+    order = sorted(map(rg_path_order, binary if binary_kept is None else binary_kept))
+    paths = files.paths
+    in_order = sorted(range(len(paths)), key=lambda i: rg_path_order(paths[i]))
+    ordered_paths = [paths[i] for i in in_order]
+    # Per query, its count in each file, in path order (one column of the counts).
+    columns = (
+        zip(*(files.counts[i] for i in in_order), strict=True) if paths else ((),) * len(queries)
+    )
+    return [
+        cut_at_cap(
+            [(path, n) for path, n in zip(ordered_paths, column, strict=True) if n],
+            target,
+            said,
+            cap=cap,
+            binary=binary_kept,
+            binary_order=order,
+            given=given,
+        )
+        for column in columns
+    ]
+
+
+class _SpottedFiles:
+    """The files rg printed matches of, in its (unordered) order, each with its matching
+    lines per query; the running totals that tell when the walk must stop."""
+
+    def __init__(
+        self, spots: SpotPatterns, queries: int, *, cap: int, kept: Callable[[bytes], bool] | None
+    ) -> None:
+        self._spots = spots
+        self._queries = queries
+        self._cap = cap
+        self._kept = kept
+        self.files = 0
+        self.records = 0
+        self.paths: list[bytes] = []
+        self.counts: list[list[int]] = []
+        self._totals = [0] * queries
+
+    def add(self, printed: bytes, records: bytes) -> Unspotted | None:
+        """One file's path (`/` as NUL) and records (`N NUL MATCH` lines, each
+        LF-ended); a reason to stop."""
+        self.files += 1
+        lines = records.split(b"\n")
+        self.records += len(lines) - 1
+        path = printed.replace(b"\0", b"/")
+        if records.endswith(b")\n") and looks_binary_after_match(path, records):
+            # rg stopped at a NUL after some matches (`rg --count` counts none there):
+            # the path-ordered plan tells such a file from a line that reads the same.
+            return Unspotted.PATH_ORDER
+        if self._kept is not None and not self._kept(path):
+            return None
+        distinct = set(lines)
+        distinct.discard(b"")
+        counts = self._count(distinct)
+        if sum(counts) >= self._cap and _line_count(distinct) >= self._cap:
+            # rg's `--max-count` may have cut this file short for some term.
+            return Unspotted.PATH_ORDER
+        self.paths.append(path)
+        self.counts.append(counts)
+        self._totals = totals = list(map(add, self._totals, counts))
+        if min(totals) >= self._cap:
+            # Every term is capped: the path-ordered plan stops early, and what it met
+            # before it stopped (skipped and binary files) is its own to say.
+            return Unspotted.PATH_ORDER
+        return None
+
+    def _count(self, distinct: set[bytes]) -> list[int]:
+        """Per query, the lines among the distinct records that hold its term."""
+        counts = [0] * self._queries
+        records = b"\n".join(distinct) + b"\n"
+        seen = 0
+        for tail, held in self._spots.alone:
+            n = records.count(tail)
+            if n:
+                seen += n
+                for query in held:
+                    counts[query] = n
+        if seen == len(distinct):
+            return counts
+        # Some record is an overlap or a term holding another: a line's terms are the
+        # union of its records' (a term counts once a line).
+        per_line: dict[bytes, set[int]] = {}
+        terms_in = self._spots.terms_in
+        for record in distinct:
+            line, _, match = record.partition(b"\0")
+            per_line.setdefault(line, set()).update(terms_in.get(match, ()))
+        counts = [0] * self._queries
+        for line_terms in per_line.values():
+            for query in line_terms:
+                counts[query] += 1
+        return counts
+
+
+def _line_count(records: set[bytes]) -> int:
+    """How many lines the distinct `N NUL MATCH` records are on."""
+    return len({record.partition(b"\0")[0] for record in records})
+
+
+def _read(run: RgCall, files: _SpottedFiles) -> Unspotted | None:
+    """Hand each file's records to `files` as rg prints them; a reason to stop.
+
+    A file is its path (`/` printed as NUL: `spots_argv`), a LF, its records, and an
+    empty line; rg's statistics end the output. A name holding a LF would make two
+    lines of its path: the count of files and records read must then differ from rg's
+    own statistics, since a name can only add a LF, never take one away."""
+    pending: list[bytes] = []
+    size = 0
+    for chunk in run.chunks(_READ):
+        if pending:
+            # The records of a file began in an earlier chunk: look for their end
+            # across the seam (the last byte before it may be their last LF).
+            if b"\n\n" not in pending[-1][-1:] + chunk[:1] and b"\n\n" not in chunk:
+                pending.append(chunk)
+                size += len(chunk)
+                if size > _FILE_MAX:
+                    return Unspotted.PATH_ORDER
+                continue
+            buf = b"".join([*pending, chunk])
+        else:
+            buf = chunk
+        pos = 0
+        find = buf.find
+        while (heading := find(b"\n", pos)) >= 0 and (stop := find(b"\n\n", heading)) >= 0:
+            if stop == heading or (
+                verdict := files.add(buf[pos:heading], buf[heading + 1 : stop + 1])
+            ):
+                # (a path with no record after it is no rg's)
+                return verdict if stop != heading else Unspotted.PATH_ORDER
+            pos = stop + 2
+        pending = [buf[pos:]] if pos < len(buf) else []
+        size = len(buf) - pos
+        if size > _FILE_MAX:
+            return Unspotted.PATH_ORDER
+    stats = _STATS.fullmatch(b"".join(pending))
+    if stats is None or (int(stats[1]), int(stats[2])) != (files.records, files.files):
+        return Unspotted.PATH_ORDER
+    return None

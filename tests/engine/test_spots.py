@@ -1,0 +1,240 @@
+"""The survey's parallel plan (`engine/spots.py`): rg's own matches, read per file,
+equal each term's own path-ordered scan, or the plan steps aside (`PATH_ORDER`).
+
+The oracle is the D9 reference scan of each term alone (`tally_from_json`), as for the
+path-ordered plan (tests/engine/test_one_pass.py)."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from asrch.domain.counting import Tally
+from asrch.domain.modes import Mode
+from asrch.domain.query import Query, SearchOptions
+from asrch.engine import spots
+from asrch.engine.binary import resolve_rg
+from asrch.engine.mock_rg import MockRg, recorded
+from asrch.engine.one_pass import count_terms
+from asrch.engine.process import Launch
+from asrch.engine.spots import Unspotted, count_spotted, spot_patterns
+from tests.support.files import write_files
+from tests.support.reference_scan import tally_from_json
+from tests.support.tiers import examples
+
+RG = resolve_rg()
+# The bench's survey terms (bench/run.py).
+BENCH_TERMS = (
+    "import asyncio frozenset Tkinter socket decode lambda yield raise class pickle thread"
+)
+BENCH_TERMS_LIST = BENCH_TERMS.split()
+
+
+def _queries(*terms: str, **options: object) -> list[Query]:
+    return [Query(term=t, options=SearchOptions(**options)) for t in terms]  # type: ignore[arg-type]
+
+
+def _spotted(
+    queries: list[Query], target: str, *, cap: int, launch: Launch | None = None
+) -> list[Tally] | Unspotted:
+    patterns = spot_patterns(queries)
+    assert patterns is not None
+    return count_spotted(
+        RG, queries, target, patterns, cap=cap, launch=launch or Launch(), log=True
+    )
+
+
+def _reference(queries: list[Query], target: str, cap: int) -> list[Tally]:
+    return [tally_from_json(RG, q, target, cap=cap) for q in queries]
+
+
+# --- which term sets fit, and their patterns -------------------------------------------
+
+
+def test_overlapping_terms_get_their_overlaps_as_patterns() -> None:
+    found = spot_patterns(_queries(*BENCH_TERMS_LIST))
+    assert found is not None
+    # `import` then `thread` share a `t`, then `decode` shares the `d`: each chain of
+    # overlaps is one more pattern, longest first.
+    assert found.patterns[:3] == ("classockethreadecode", "frozensethreadecode", "importhreadecode")
+    assert len(found.patterns) == 25
+    assert found.terms_in[b"importhread"] == (0, 11)
+    assert {tail for tail, _ in found.alone} == {
+        b"\0" + t.encode() + b"\n" for t in BENCH_TERMS_LIST
+    }
+
+
+def test_a_term_inside_another_is_held_by_it() -> None:
+    found = spot_patterns(_queries("port", "import", "port"))
+    assert found is not None
+    assert found.terms_in[b"import"] == (0, 1, 2)
+    assert found.alone == ((b"\0port\n", (0, 2)),)
+
+
+@pytest.mark.parametrize(
+    ("queries", "why"),
+    [
+        (_queries("a"), "one term"),
+        (_queries("a", "b", mode=Mode.WORD), "word mode"),
+        (_queries("a", "b", mode=Mode.IDENTIFIER), "identifier mode"),
+        (_queries("a", "b", ignore_case=True), "-i"),
+        (_queries("a", "\udcff"), "no UTF-8"),
+        (_queries("a", "x" * 257), "a long term"),
+        # Every pair overlaps every way: the closure outgrows 64 patterns.
+        (_queries(*(f"{a}{b}" for a in "abcd" for b in "abcd")), "many overlaps"),
+    ],
+)
+def test_what_does_not_fit(queries: list[Query], why: str) -> None:
+    assert spot_patterns(queries) is None, why
+
+
+# --- against each term's own scan, on the real rg ---------------------------------------
+
+_ALPHABET = ["a", "b", "c", "ab", "ba", " ", "é", "\r"]
+_line = st.lists(st.sampled_from(_ALPHABET), max_size=10).map("".join)
+_file = st.lists(_line, max_size=12).map(lambda ls: "".join(f"{x}\n" for x in ls).encode())
+_term = st.lists(st.sampled_from(["a", "b", "c", "é"]), min_size=1, max_size=3).map("".join)
+
+
+@settings(
+    max_examples=examples(30, more=120),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    files=st.dictionaries(
+        st.sampled_from(["a", "b.txt", "d/x", "d/y", "e/f/g"]), _file, max_size=5
+    ),
+    terms=st.lists(_term, min_size=2, max_size=5),
+    cap=st.sampled_from([3, 7, 50_000]),
+)
+def test_each_term_equals_its_own_scan(
+    tmp_path_factory: pytest.TempPathFactory, files: dict[str, bytes], terms: list[str], cap: int
+) -> None:
+    """Terms over three letters overlap, hold one another and repeat; lines hold them
+    next to each other. Where the plan answers, each Tally is the term's own scan."""
+    root = tmp_path_factory.mktemp("tree")
+    write_files(root, files)
+    queries = _queries(*terms)
+    if spot_patterns(queries) is None:
+        return
+    got = _spotted(queries, str(root), cap=cap)
+    want = _reference(queries, str(root), cap)
+    if got is Unspotted.PATH_ORDER:
+        # Only where the path-ordered plan must answer: every term capped, or a file
+        # with `cap` matching lines.
+        assert all(t.capped for t in want) or any(
+            sum(1 for line in data.split(b"\n") if any(t.encode() in line for t in terms)) >= cap
+            for data in files.values()
+        )
+    else:
+        assert got == want
+    assert count_terms(RG, queries, str(root), cap=cap) == want
+
+
+def test_the_bench_terms_on_the_corpus() -> None:
+    corpus = Path(__file__).resolve().parents[2] / "fixtures" / "corpus"
+    queries = _queries(*BENCH_TERMS_LIST, "def", "return")
+    got = _spotted(queries, str(corpus), cap=50_000)
+    assert got == _reference(queries, str(corpus), 50_000)
+
+
+def test_a_line_holding_an_overlap_counts_for_both(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.py": b"from x importhread\nimport y\nthread\n"})
+    got = _spotted(_queries("import", "thread"), str(tmp_path), cap=50_000)
+    assert not isinstance(got, Unspotted)
+    assert [t.files[0].matches for t in got] == [2, 2]
+
+
+def test_a_name_holding_a_newline_steps_aside(tmp_path: Path) -> None:
+    """`x LF 12/import`: the path's second line reads like a record of `x`; rg's own
+    count of records says otherwise."""
+    (tmp_path / "x\n12").mkdir()
+    write_files(tmp_path, {"x\n12/import": b"import\n", "x": b"thread\n"})
+    queries = _queries("import", "thread")
+    assert _spotted(queries, str(tmp_path), cap=50_000) is Unspotted.PATH_ORDER
+    assert count_terms(RG, queries, str(tmp_path), cap=50_000) == _reference(
+        queries, str(tmp_path), 50_000
+    )
+
+
+def test_every_term_capped_steps_aside(tmp_path: Path) -> None:
+    write_files(tmp_path, {f"f{i}": b"a b\n" * 3 for i in range(3)})
+    assert _spotted(_queries("a", "b"), str(tmp_path), cap=4) is Unspotted.PATH_ORDER
+
+
+def test_a_file_at_rgs_per_file_bound_steps_aside(tmp_path: Path) -> None:
+    """rg stops reading `f` after 5 lines of `a`: its `b` is never seen."""
+    write_files(tmp_path, {"f": b"a\n" * 5 + b"b\n", "g": b"c\n"})
+    queries = _queries("a", "b", "c")
+    assert _spotted(queries, str(tmp_path), cap=5) is Unspotted.PATH_ORDER
+    assert count_terms(RG, queries, str(tmp_path), cap=5) == _reference(queries, str(tmp_path), 5)
+
+
+def test_a_binary_file_after_a_match_steps_aside(tmp_path: Path) -> None:
+    # rg reads 64 KiB at a time: the NUL in a later block, after a match.
+    write_files(tmp_path, {"bin": b"needle\n" + b"x" * 200_000 + b"\0\n", "t": b"hay\n"})
+    queries = _queries("needle", "hay")
+    assert _spotted(queries, str(tmp_path), cap=50_000) is Unspotted.PATH_ORDER
+    assert count_terms(RG, queries, str(tmp_path), cap=50_000) == _reference(
+        queries, str(tmp_path), 50_000
+    )
+
+
+# --- rg's output read in any pieces, on recorded bytes ----------------------------------
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64])
+def test_output_read_in_any_pieces(tmp_path: Path, chunk: int) -> None:
+    write_files(
+        tmp_path,
+        {
+            f"d{i}/f{j}.py": b"import thread\n\nclass x\nthreadecode\n"
+            for i in range(3)
+            for j in range(3)
+        },
+    )
+    queries = _queries("import", "thread", "class", "decode")
+    want = _reference(queries, str(tmp_path), 50_000)
+    got = _spotted(
+        queries, str(tmp_path), cap=50_000, launch=Launch(transport=MockRg(recorded, chunk=chunk))
+    )
+    assert got == want
+
+
+def test_output_that_disagrees_with_rgs_statistics_steps_aside(tmp_path: Path) -> None:
+    write_files(tmp_path, {"a": b"import\n", "b": b"thread\n"})
+    queries = _queries("import", "thread")
+    # One record more than rg says it printed.
+    extra = MockRg(
+        lambda r: (rep := recorded(r))._replace(
+            stdout=rep.stdout.replace(b"1\0import\n", b"1\0import\n2\0import\n")
+        )
+    )
+    assert _spotted(queries, str(tmp_path), cap=50_000, launch=Launch(transport=extra)) is (
+        Unspotted.PATH_ORDER
+    )
+    # No statistics at the end.
+    cut = MockRg(
+        lambda r: (rep := recorded(r))._replace(
+            stdout=rep.stdout[: rep.stdout.index(b"\n\n\n") + 2]
+        )
+    )
+    assert _spotted(queries, str(tmp_path), cap=50_000, launch=Launch(transport=cut)) is (
+        Unspotted.PATH_ORDER
+    )
+
+
+def test_a_file_too_large_to_hold_steps_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_files(tmp_path, {"a": b"import\n" * 40, "b": b"thread\n"})
+    monkeypatch.setattr(spots, "_FILE_MAX", 64)
+    got = _spotted(
+        _queries("import", "thread"),
+        str(tmp_path),
+        cap=50_000,
+        launch=Launch(transport=MockRg(recorded, chunk=16)),
+    )
+    assert got is Unspotted.PATH_ORDER
