@@ -2,6 +2,7 @@
 
 import posixpath
 from collections.abc import Iterable
+from operator import itemgetter
 from typing import NamedTuple
 
 
@@ -32,7 +33,8 @@ class Tally(NamedTuple):
 
     @property
     def matches(self) -> int:
-        return sum(f.matches for f in self.files)
+        # Read several times per answer over tens of thousands of files: summed in C.
+        return sum(map(itemgetter(1), self.files))
 
 
 class Ranked(NamedTuple):

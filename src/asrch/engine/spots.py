@@ -28,6 +28,7 @@ at most `cap` lines of it, however many matches a line holds.
 import enum
 import re
 from collections.abc import Callable, Sequence
+from itertools import compress
 from operator import add
 from typing import NamedTuple
 
@@ -173,7 +174,7 @@ def count_spotted(
     )
     return [
         cut_at_cap(
-            [(path, n) for path, n in zip(ordered_paths, column, strict=True) if n],
+            list(zip(compress(ordered_paths, column), filter(None, column), strict=True)),
             target,
             said,
             cap=cap,
@@ -201,6 +202,7 @@ class _SpottedFiles:
         self.paths: list[bytes] = []
         self.counts: list[list[int]] = []
         self._totals = [0] * queries
+        self._alone = list(spots.alone)
 
     def add(self, printed: bytes, records: bytes) -> Unspotted | None:
         """One file's path (`/` as NUL) and records (`N NUL MATCH` lines, each
@@ -224,6 +226,8 @@ class _SpottedFiles:
         self.paths.append(path)
         self.counts.append(counts)
         self._totals = totals = list(map(add, self._totals, counts))
+        if len(self.counts) % 256 == 0:
+            self._alone.sort(key=lambda alone: -totals[alone[1][0]])
         if min(totals) >= self._cap:
             # Every term is capped: the path-ordered plan stops early, and what it met
             # before it stopped (skipped and binary files) is its own to say.
@@ -234,15 +238,17 @@ class _SpottedFiles:
         """Per query, the lines among the distinct records that hold its term."""
         counts = [0] * self._queries
         records = b"\n".join(distinct) + b"\n"
-        seen = 0
-        for tail, held in self._spots.alone:
+        left = len(distinct)
+        # The commonest terms first (as counted so far): a file's records are most often
+        # all of one or two terms, and the search ends once every record is placed.
+        for tail, held in self._alone:
             n = records.count(tail)
             if n:
-                seen += n
                 for query in held:
                     counts[query] = n
-        if seen == len(distinct):
-            return counts
+                left -= n
+                if not left:
+                    return counts
         # Some record is an overlap or a term holding another: a line's terms are the
         # union of its records' (a term counts once a line).
         per_line: dict[bytes, set[int]] = {}
