@@ -238,3 +238,16 @@ def test_a_file_too_large_to_hold_steps_aside(
         launch=Launch(transport=MockRg(recorded, chunk=16)),
     )
     assert got is Unspotted.PATH_ORDER
+
+
+def test_a_record_of_no_pattern_steps_aside(tmp_path: Path) -> None:
+    """An rg that prints a match asrch did not ask for is no rg to count on."""
+    write_files(tmp_path, {"a": b"importhread\n"})
+    queries = _queries("import", "thread")
+    odd = MockRg(
+        lambda r: (rep := recorded(r))._replace(
+            stdout=rep.stdout.replace(b"\0importhread\n", b"\0importhreads\n")
+        )
+    )
+    got = _spotted(queries, str(tmp_path), cap=50_000, launch=Launch(transport=odd))
+    assert got is Unspotted.PATH_ORDER

@@ -2,27 +2,27 @@
 prints only its matches.
 
 The path-ordered plan (`one_pass`) walks on one thread (`--sort=path`) so that it can
-stop once every term has its 50,000 lines, and has each line judged per term by rg.
-Where the terms are fixed strings matched with case and no two of them can overlap in a
-text, rg's own matches already say which terms a line holds, and the walk may run on
-every core:
+stop once every term has its 50,000 lines, and has each matched line judged again per
+term by rg. Where the terms are fixed strings matched with case, rg's own matches can
+say which terms a line holds, and the walk may run on every core:
 
 1. One rg run over the directory, unsorted (rg's parallel walk), prints each match of
-   any term as `N:MATCH`, grouped per file as the plan's lines are (`spots_argv`).
-2. A file's matches are its terms: with no term inside another and no term's end the
-   start of another, rg's leftmost-first search reports, on each line, at least one
-   match of every term the line holds, and a match is exactly its term's bytes. A
-   term's matching lines in a file are the distinct `N:TERM` records there.
+   any pattern as `N NUL MATCH`, grouped under the file's path (`spots_argv`); rg's
+   `--stats` end the output.
+2. The patterns are the terms and their overlaps (`spot_patterns`): then the matches rg
+   reports on a line hold every term the line holds, and a term's matching lines in a
+   file are the lines of the records whose match holds it.
 3. Each term's files, put in path order, are cut at the cap (`cut_at_cap`): its
    path-ordered scan, as the walk read every file.
 
 The walk reads every file, so its answer is the path-ordered plan's only where that plan
 reads every file too: when some term stays under the cap. When every term reaches it,
 or a file reaches rg's per-file bound (`--max-count`: its lines may be cut short for a
-term), or a file's matches outgrow `_FILE_MAX`, the walk is stopped and the
-path-ordered plan answers (`PATH_ORDER`). rg holds a file's records until the file is
-read (its parallel printer writes each file whole), so a file's records cost rg memory:
-at most `cap` lines of it, however many matches a line holds.
+term), or a file's records outgrow `_FILE_MAX`, or rg stopped at a NUL after a match, or
+what was read disagrees with rg's statistics, the walk is stopped and the path-ordered
+plan answers (`PATH_ORDER`). rg holds a file's records until the file is read (its
+parallel printer writes each file whole), so a file's records cost rg memory: at most
+`cap` lines of it, however many matches a line holds.
 """
 
 import enum
@@ -220,6 +220,8 @@ class _SpottedFiles:
         distinct = set(lines)
         distinct.discard(b"")
         counts = self._count(distinct)
+        if counts is None:
+            return Unspotted.PATH_ORDER  # a match of no pattern: no rg's output
         if sum(counts) >= self._cap and _line_count(distinct) >= self._cap:
             # rg's `--max-count` may have cut this file short for some term.
             return Unspotted.PATH_ORDER
@@ -234,8 +236,9 @@ class _SpottedFiles:
             return Unspotted.PATH_ORDER
         return None
 
-    def _count(self, distinct: set[bytes]) -> list[int]:
-        """Per query, the lines among the distinct records that hold its term."""
+    def _count(self, distinct: set[bytes]) -> list[int] | None:
+        """Per query, the lines among the distinct records that hold its term; None if
+        a record is no match of a pattern."""
         counts = [0] * self._queries
         records = b"\n".join(distinct) + b"\n"
         left = len(distinct)
@@ -255,7 +258,10 @@ class _SpottedFiles:
         terms_in = self._spots.terms_in
         for record in distinct:
             line, _, match = record.partition(b"\0")
-            per_line.setdefault(line, set()).update(terms_in.get(match, ()))
+            terms = terms_in.get(match)
+            if terms is None:
+                return None
+            per_line.setdefault(line, set()).update(terms)
         counts = [0] * self._queries
         for line_terms in per_line.values():
             for query in line_terms:
