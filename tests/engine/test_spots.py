@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from asrch.domain.counting import Tally
+from asrch.domain.filters import make_filters
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query, SearchOptions
-from asrch.engine import spots
+from asrch.engine import one_pass, spots
 from asrch.engine.binary import resolve_rg
 from asrch.engine.mock_rg import MockRg, recorded
 from asrch.engine.one_pass import count_terms
@@ -251,3 +252,37 @@ def test_a_record_of_no_pattern_steps_aside(tmp_path: Path) -> None:
     )
     got = _spotted(queries, str(tmp_path), cap=50_000, launch=Launch(transport=odd))
     assert got is Unspotted.PATH_ORDER
+
+
+# --- attacks (spotcheck): each against the path-ordered plan, the answer before ----------
+
+
+def _path_ordered(queries: list[Query], target: str, *, cap: int) -> list[Tally]:
+    """The path-ordered plan alone (`one_pass._count_terms`), with rg's log."""
+    found = one_pass._count_terms(RG, queries, target, cap=cap, launch=Launch(), log=True)
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize("glob", ["!sub/", "other/**", "*.bin", "!*.dat"])
+def test_binary_files_the_filters_keep_are_counted_by_their_paths(
+    tmp_path: Path, glob: str
+) -> None:
+    """rg's log names a binary file with its path as printed: `/` as NUL under the
+    plan's path separator. The filters must read it as a path (`!sub/` counted all 3
+    binary files where the path-ordered plan counts 1)."""
+    write_files(
+        tmp_path,
+        {
+            "t/sub/a.bin": b"import\0x\n",
+            "t/sub/b.dat": b"thread\0x\n",
+            "t/other/c.bin": b"import\0\n",
+            "t/other/d.txt": b"import thread\n",
+        },
+    )
+    filters = make_filters([], [glob], {}, cwd=str(tmp_path))
+    for terms in (["import", "thread"], ["zzz", "yyy"]):
+        queries = [Query(term=t, filters=filters) for t in terms]
+        target = str(tmp_path / "t")
+        got = _spotted(queries, target, cap=50_000)
+        assert got == _path_ordered(queries, target, cap=50_000), (glob, terms)

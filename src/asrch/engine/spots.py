@@ -162,7 +162,9 @@ def count_spotted(
             return verdict
         ended = run.end()
     said = said_by_walk(argv, ended, printed=files.files > 0, log=log)
-    binary = said.binary_paths() if said.binary else []
+    # rg's log names a binary file as its printer prints paths, `/` as NUL: the
+    # filters read paths (`!sub/` kept every binary file under `sub/`).
+    binary = [p.replace(b"\0", b"/") for p in said.binary_paths()] if said.binary else []
     binary_kept = None if kept is None else [p for p in binary if kept(p)]
     order = sorted(map(rg_path_order, binary if binary_kept is None else binary_kept))
     paths = files.paths
