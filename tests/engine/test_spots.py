@@ -299,9 +299,9 @@ def test_a_file_at_rgs_per_file_bound_steps_aside_before_its_records_are_counted
     counted: list[int] = []
     real = spots._SpottedFiles._count
 
-    def count(self: object, distinct: set[bytes]) -> list[int]:
+    def count(self: spots._SpottedFiles, distinct: set[bytes]) -> list[int] | None:
         counted.append(len(distinct))
-        return real(self, distinct)  # type: ignore[arg-type]
+        return real(self, distinct)
 
     monkeypatch.setattr(spots._SpottedFiles, "_count", count)
     queries = _queries("a", "b", "c")
