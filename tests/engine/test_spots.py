@@ -16,6 +16,7 @@ from asrch.domain.modes import Mode
 from asrch.domain.query import Query, SearchOptions
 from asrch.engine import one_pass, spots
 from asrch.engine.binary import resolve_rg
+from asrch.engine.counts import count_files
 from asrch.engine.mock_rg import MockRg, recorded
 from asrch.engine.one_pass import count_terms
 from asrch.engine.process import Launch
@@ -324,3 +325,19 @@ def test_a_file_at_rgs_per_file_bound_steps_aside_before_its_records_are_counted
 )
 def test_lines_of_records_in_runs(records: bytes, lines: int) -> None:
     assert spots._line_runs(records) == lines
+
+
+def test_a_line_past_rgs_data_bound_steps_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rg holds a line until its end: past the bound its allocation fails, rg ends by a
+    signal, and the path-ordered plan answers (the bound only ever saves memory)."""
+    write_files(
+        tmp_path, {"long.js": b"import " + b"x" * (48 << 20) + b" thread\n", "a": b"thread\n"}
+    )
+    monkeypatch.setattr(spots, "_RG_MEMORY", 24 << 20)
+    queries = _queries("import", "thread")
+    assert _spotted(queries, str(tmp_path), cap=50_000) is Unspotted.PATH_ORDER
+    assert count_terms(RG, queries, str(tmp_path), cap=50_000) == [
+        count_files(RG, q, str(tmp_path), cap=50_000) for q in queries
+    ]

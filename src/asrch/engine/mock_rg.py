@@ -61,8 +61,9 @@ class MockRg:
         stream: bool = False,
         stdin: bool = False,
         pipe_size: int = 0,
+        memory: int = 0,
     ) -> "MockCall":
-        del stream, pipe_size  # one way to hand over bytes held in memory
+        del stream, pipe_size, memory  # one way to hand over bytes held in memory
         # As the real transport starts rg: a pinned walk's ignore rules are its argv's.
         argv = with_walk_rules(argv, getattr(launch, "rules", None))
         return MockCall(self, argv, launch.cwd, fed=stdin)

@@ -134,7 +134,14 @@ class _Child:
     """
 
     def __init__(
-        self, argv: list[str], launch: "Launch", *, stream: bool, stdin: bool, pipe_size: int
+        self,
+        argv: list[str],
+        launch: "Launch",
+        *,
+        stream: bool,
+        stdin: bool,
+        pipe_size: int,
+        memory: int = 0,
     ) -> None:
         self.argv = argv
         self._launch = launch
@@ -159,6 +166,8 @@ class _Child:
             self._close_files()
             raise
         self._stdin: IO[bytes] | None = self._child.stdin
+        if memory:
+            _bound_data(self._child.pid, memory)
         if pipe_size and hasattr(fcntl, "F_SETPIPE_SZ"):
             # Ask for a pipe of that many bytes (Linux), so that rg writes (or reads)
             # on while the other side is busy or descheduled. Above the system's limit
@@ -271,11 +280,12 @@ class Processes:
         stream: bool = False,
         stdin: bool = False,
         pipe_size: int = 0,
+        memory: int = 0,
     ) -> _Child:
         # Started only where a `Launch` says: its environment and the children that
         # own the run are the real transport's business, not the protocol's.
         assert isinstance(launch, Launch), launch
-        return _Child(argv, launch, stream=stream, stdin=stdin, pipe_size=pipe_size)
+        return _Child(argv, launch, stream=stream, stdin=stdin, pipe_size=pipe_size, memory=memory)
 
 
 PROCESSES = Processes()
@@ -367,6 +377,20 @@ _PR_SET_PDEATHSIG = 1
 
 
 @functools.cache
+def _bound_data(pid: int, memory: int) -> None:
+    """Bound a started child's data (`RLIMIT_DATA`: its heap and private writable
+    mappings) where the system has the limit. Set from here, just after the start, not in
+    the child: rg allocates little before it reads a file, and no code runs in the child
+    between fork and exec. Through an `ASRCH_RG` wrapper it bounds the wrapper and what
+    it starts after; the bound only ever saves memory, never decides an answer."""
+    try:
+        import resource  # noqa: PLC0415 (only for the runs that ask)
+
+        resource.prlimit(pid, resource.RLIMIT_DATA, (memory, memory))
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass  # no such limit here, or the child has already ended
+
+
 def _prctl() -> "Callable[[int, int, int, int], int] | None":
     """Linux's `prctl`, resolved once (None elsewhere)."""
     if not sys.platform.startswith("linux"):

@@ -46,9 +46,16 @@ _TERM_MAX = 256
 _PATTERNS_MAX = 64
 """More patterns (terms and their overlaps) take the path-ordered plan: beyond this rg's
 literal search slows down, and the closure may grow fast."""
-_FILE_MAX = 16 << 20
-"""A file whose records outgrow this stops the walk (long lines dense with matches):
-the path-ordered plan reads such a line without copies per match."""
+_FILE_MAX = 2 << 20
+"""A file whose records outgrow this stops the walk (lines dense with matches: 170,000
+records and more; a source file has a few hundred): the path-ordered plan reads such a
+file without a record per match, and stops at the cap in it."""
+_RG_MEMORY = 256 << 20
+"""rg's data bound (`RLIMIT_DATA`): rg holds each file's records until the file is read,
+and a line until its end, so a line of hundreds of megabytes dense with matches would
+cost gigabytes before asrch could step aside. Past the bound rg's allocation fails and
+rg ends by a signal; the path-ordered plan answers (≈0.15 s wasted on a 200 MB line).
+rg searching source needs a few tens of megabytes."""
 _READ = 1 << 20
 _PIPE = 1 << 20
 # rg's `--stats` block, which ends the output: the matches (records) printed and the
@@ -154,13 +161,17 @@ def count_spotted(
     kept = kept_by_filters(queries[0], target, given) if queries[0].filters.active else None
     files = _SpottedFiles(spots, len(queries), cap=cap, kept=kept)
     argv = spots_argv(rg, queries[0], spots.patterns, given, cap=cap, log_binary=log)
-    with launch.transport.start(argv, launch, stream=True, pipe_size=_PIPE) as run:
+    with launch.transport.start(
+        argv, launch, stream=True, pipe_size=_PIPE, memory=_RG_MEMORY
+    ) as run:
         verdict = _read(run, files)
         if verdict is not None:
             run.stop()
             run.end()
             return verdict
         ended = run.end()
+    if ended.status < 0:
+        return Unspotted.PATH_ORDER  # ended by a signal: its data bound, say
     said = said_by_walk(argv, ended, printed=files.files > 0, log=log)
     # rg's log names a binary file as its printer prints paths, `/` as NUL: the
     # filters read paths (`!sub/` kept every binary file under `sub/`).

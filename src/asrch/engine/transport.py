@@ -102,11 +102,13 @@ class Transport(Protocol):
         stream: bool = False,
         stdin: bool = False,
         pipe_size: int = 0,
+        memory: int = 0,
     ) -> RgCall:
         """Start rg for `argv` where `launch` says. `stream`: stdout is read as rg
         writes it (else rg writes it aside and never waits on the reader); `stdin`: the
         caller feeds rg's input (else it is empty); `pipe_size`: a hint, the pipe's
-        size in bytes."""
+        size in bytes; `memory`: a bound on rg's data in bytes (0: none), past which
+        rg's allocation fails and rg ends by a signal."""
         ...
 
 
