@@ -7,8 +7,9 @@ from pathlib import Path
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query, SearchOptions
 from asrch.engine.binary import resolve_rg
-from asrch.engine.files import matching_lines, scan_file
+from asrch.engine.files import line_numbers, matching_lines, scan_file
 from asrch.engine.process import Launch
+from asrch.engine.searcher import RipgrepSearcher
 from tests.support.files import write_files
 
 RG = resolve_rg()
@@ -38,3 +39,45 @@ def test_one_search_lists_what_a_scan_of_each_file_lists(tmp_path: Path) -> None
             assert found[file] == tuple(line for line in scan.lines if line.is_match), file
         assert len(found["many.txt"]) == 10
         assert found["none.txt"] == found["gone.txt"] == ()
+
+
+def test_line_numbers_are_the_listed_lines_numbers(tmp_path: Path) -> None:
+    """survey's places (D56) read only the numbers: the same as the listed lines', for
+    names with a newline, a dash, bytes that are no UTF-8, and a line of 4 MB."""
+    files = {
+        b"a.py": b"needle = 1\nx\n  needle()\n",
+        b"-": b"needle in a file named dash\n",
+        b"caf\xe9.txt": b"\xe9 needle \xff\n",
+        b"new\nline.txt": b"x\nneedle\n",
+        b"crlf.txt": b"one needle\r\ntwo\r\nneedle\r\n",
+        b"many.txt": b"needle\n" * 15,
+        b"long.js": b"x\n" + b"needle " * (600 << 10) + b"\nneedle\n",
+        b"none.txt": b"nothing here\n",
+    }
+    write_files(tmp_path, files)
+    names = [os.fsdecode(name) for name in files] + ["gone.txt"]
+    launch = Launch(cwd=str(tmp_path))
+    for query in (
+        Query(term="needle"),
+        Query(term="needle", options=SearchOptions(mode=Mode.WORD)),
+    ):
+        listed = matching_lines(RG, query, names, keep=3, launch=launch)
+        found = line_numbers(RG, query, names, keep=3, launch=launch)
+        assert found == {f: tuple(line.number for line in lines) for f, lines in listed.items()}
+        assert found["long.js"] == (2, 3)
+
+
+def test_line_numbers_of_a_file_holding_a_nul_are_left_to_the_listed_lines(
+    tmp_path: Path,
+) -> None:
+    """rg names a file that holds a NUL in a line of its own, with no numbers: the
+    searcher reads that one's lines as `matching_lines` does."""
+    write_files(tmp_path, {"a.txt": b"needle\n", "b.bin": b"needle\n\0\nneedle\n"})
+    launch = Launch(cwd=str(tmp_path))
+    query = Query(term="needle")
+    assert line_numbers(RG, query, ["a.txt", "b.bin"], keep=3, launch=launch) is None
+    searcher = RipgrepSearcher(RG, cwd=str(tmp_path))
+    assert searcher.line_numbers(query, ["a.txt", "b.bin"], keep=3) == {
+        "a.txt": (1,),
+        "b.bin": (1, 3),
+    }

@@ -190,6 +190,17 @@ class FakeSearcher:
             found[file] = tuple(self._source_line(query, n, lines[n - 1]) for n in hits[:keep])
         return found
 
+    def line_numbers(
+        self, query: Query, files: Sequence[str], *, keep: int
+    ) -> dict[str, tuple[int, ...]]:
+        self.calls.append(("line_numbers", query.term, tuple(files), keep))
+        found = {}
+        for file in files:
+            lines = self._lines(file)
+            hits = [n for n, text in enumerate(lines, 1) if self._matches(query, text)]
+            found[file] = tuple(hits[:keep])
+        return found
+
     def lines_matching(self, query: Query, texts: Mapping[str, bytes]) -> dict[str, list[int]]:
         self.calls.append(("lines_matching", query.term, tuple(texts)))
         return {

@@ -69,8 +69,7 @@ def _rare_lines(
         if not files:
             found.append({})
             continue
-        read = searcher.matching_lines(query, files, keep=SURVEY_PLACES_MAX)
-        found.append({f: tuple(line.number for line in read.get(f, ())) for f in files})
+        found.append(searcher.line_numbers(query, files, keep=SURVEY_PLACES_MAX))
     return found
 
 

@@ -125,6 +125,14 @@ class Lines(Protocol):
         given; one search for all of them (D32's listed lines)."""
         ...
 
+    def line_numbers(
+        self, query: Query, files: Sequence[str], *, keep: int
+    ) -> dict[str, tuple[int, ...]]:
+        """The numbers of the first `keep` matching lines of each of `files`, by file as
+        given, none of their text (survey's places, D56: a line of 200 MB is not read
+        out); one search for all of them."""
+        ...
+
     def lines_matching(self, query: Query, texts: Mapping[str, bytes]) -> dict[str, list[int]]:
         """For each of `texts` (lines asrch read from a file as rg reads it, each with its
         line end; D53's header comments), the numbers of the lines `query` matches, from

@@ -247,6 +247,28 @@ def json_argv(
     ]
 
 
+def numbers_argv(rg: str, query: Query, files: Sequence[str], *, max_count: int) -> list[str]:
+    """The numbers of the first `max_count` matching lines of each of `files` (named, as
+    `json_argv` names them), none of their text: `PATH NUL`, then a record a line,
+    `N:[Omitted long matching line]` (`--max-columns=1`), an empty line before the next
+    file; in path order."""
+    return [
+        rg,
+        *BASE_FLAGS,
+        "--heading",
+        "--with-filename",
+        "--null",
+        "--line-number",
+        "--max-columns=1",
+        f"--max-count={max_count}",
+        "--sort=path",
+        "--color=never",
+        *pattern_args(query),
+        "--",
+        *map(operand, files),
+    ]
+
+
 def listing_argv(rg: str, query: Query, target: str) -> list[str]:
     """A walk's match records as JSON, each file's in line order, the files in rg's own
     (parallel) order: `count_argv`'s walk, with its lines (`files.count_and_lines`)."""

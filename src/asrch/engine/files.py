@@ -16,7 +16,7 @@ from asrch.domain.errors import EngineError, InputError
 from asrch.domain.lines import Excerpt, FileScan, FileWindow, SourceLine, Span, excerpt_ranges
 from asrch.domain.query import Query
 from asrch.domain.text_safety import PATH_ECHO_MAX, quote, quote_cut
-from asrch.engine.argv import count_argv, json_argv, listing_argv, operand
+from asrch.engine.argv import count_argv, json_argv, listing_argv, numbers_argv, operand
 from asrch.engine.counts import cut_at_cap, in_path_order, parse_counts
 from asrch.engine.decoding import MARK_MAX, buffered_chunks, mark_of, utf16_as_utf8
 from asrch.engine.json_events import (
@@ -110,6 +110,37 @@ def matching_lines(
         judged(argv, run.end())
         tail.check_summed()
     return {file: tuple(lines) for file, lines in found.items()}
+
+
+# `numbers_argv`'s records of one file: each matching line's number, its text omitted.
+_NUMBERED = re.compile(rb"(?:[0-9]+:\[Omitted long matching line\]\n)+")
+_NUMBER = re.compile(rb"([0-9]+):")
+
+
+def line_numbers(
+    rg: str, query: Query, files: Sequence[str], *, keep: int, launch: Launch = HERE
+) -> dict[str, tuple[int, ...]] | None:
+    """The numbers of the first `keep` matching lines of each of `files`, by file as
+    given, as `matching_lines` finds them but without their text (a line of 200 MB was
+    read out as JSON once per term). None where rg printed anything else for a file (one
+    that holds a NUL: rg says so in a line of its own): `matching_lines` reads it then."""
+    handed = {file: launch.operand(file) for file in files}
+    given = {os.fsencode(operand(handed[file])): file for file in files}
+    output, _ = run_to_end(
+        numbers_argv(rg, query, [handed[f] for f in files], max_count=keep), launch
+    )
+    found: dict[str, tuple[int, ...]] = dict.fromkeys(files, ())
+    pos = 0
+    while pos < len(output):
+        nul = output.find(b"\0", pos)
+        stop = output.find(b"\n\n", nul)
+        end = len(output) if stop < 0 else stop + 1
+        file = given.get(output[pos:nul]) if nul >= 0 else None
+        if file is None or not _NUMBERED.fullmatch(output, nul + 1, end):
+            return None
+        found[file] = tuple(int(n) for n in _NUMBER.findall(output, nul + 1, end))[:keep]
+        pos = end + 1
+    return found
 
 
 def count_and_lines(

@@ -406,6 +406,19 @@ class RipgrepSearcher:
             lambda: matching_lines(self.rg, query, files, keep=keep, launch=self._launch),
         )
 
+    def line_numbers(
+        self, query: Query, files: Sequence[str], *, keep: int
+    ) -> dict[str, tuple[int, ...]]:
+        from asrch.engine.files import line_numbers
+
+        found = self._judged(
+            query, lambda: line_numbers(self.rg, query, files, keep=keep, launch=self._launch)
+        )
+        if found is not None:
+            return found
+        read = self.matching_lines(query, files, keep=keep)
+        return {f: tuple(line.number for line in read.get(f, ())) for f in files}
+
     def lines_matching(self, query: Query, texts: Mapping[str, bytes]) -> dict[str, list[int]]:
         from asrch.engine.texts import lines_matching
 
