@@ -168,6 +168,11 @@ def test_matching_lines(searcher: Searcher) -> None:
     }
 
 
+def test_line_numbers(searcher: Searcher) -> None:
+    found = searcher.line_numbers(NEEDLE_I, ["a.py", "a/b.py", "z.py"], keep=2)
+    assert found == {"a.py": (1, 3), "a/b.py": (2, 3), "z.py": ()}
+
+
 @pytest.mark.parametrize(("line", "context"), [(1, 0), (2, 2), (7, 1), (4, 5)])
 def test_window(searcher: Searcher, line: int, context: int) -> None:
     window = searcher.window(NEEDLE, "a/b.py", line=line, context=context)
