@@ -178,7 +178,12 @@ def test_a_binary_file_after_a_match_steps_aside(tmp_path: Path) -> None:
     # rg reads 64 KiB at a time: the NUL in a later block, after a match.
     write_files(tmp_path, {"bin": b"needle\n" + b"x" * 200_000 + b"\0\n", "t": b"hay\n"})
     queries = _queries("needle", "hay")
-    assert _spotted(queries, str(tmp_path), cap=50_000) is Unspotted.PATH_ORDER
+    # Told from rg's warning, which names the file as printed (`/` as NUL): a name
+    # with a `/` in it (`./bin`) was read as no warning.
+    assert _spotted(queries, str(tmp_path), cap=50_000) is Unspotted.BINARY
+    assert _spotted(queries, ".", cap=50_000, launch=Launch(cwd=str(tmp_path))) is (
+        Unspotted.BINARY
+    )
     assert count_terms(RG, queries, str(tmp_path), cap=50_000) == _reference(
         queries, str(tmp_path), 50_000
     )
@@ -341,3 +346,20 @@ def test_a_line_past_rgs_data_bound_steps_aside(
     assert count_terms(RG, queries, str(tmp_path), cap=50_000) == [
         count_files(RG, q, str(tmp_path), cap=50_000) for q in queries
     ]
+
+
+def test_a_binary_file_after_a_match_costs_no_more_walks_than_before(tmp_path: Path) -> None:
+    """Without rg's log, such a file makes the path-ordered plan walk again with it; the
+    parallel plan knows the same from its own walk, so the survey walks twice, as it
+    did before the plan (it walked four times: parallel, path-ordered, both again with
+    the log)."""
+    write_files(tmp_path, {"bin": b"needle\n" + b"x" * 200_000 + b"\0\n", "t": b"hay\n"})
+    queries = _queries("needle", "hay")
+    rg = MockRg(recorded)
+    got = count_terms(
+        RG, queries, str(tmp_path), cap=50_000, launch=Launch(transport=rg), census=False
+    )
+    walks = [r.argv for r in rg.requests if "--" in r.argv and r.argv[-1] == str(tmp_path)]
+    assert len(walks) == 2, walks
+    want = _reference(queries, str(tmp_path), 50_000)
+    assert got == [t._replace(binary=0) for t in want]

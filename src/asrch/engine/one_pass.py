@@ -429,7 +429,10 @@ def count_terms(
     plain = not census
     found_tallies = _count(rg, queries, target, cap=cap, launch=launch, log=census)
     if found_tallies is None or (plain and not any(t.files for t in found_tallies)):
-        found_tallies = _count(rg, queries, target, cap=cap, launch=launch, log=True)
+        # None: a file is binary after a match, which the parallel plan would meet again.
+        found_tallies = _count(
+            rg, queries, target, cap=cap, launch=launch, log=True, spots=found_tallies is not None
+        )
     assert found_tallies is not None
     if plain and any(t.files for t in found_tallies):
         return [t._replace(binary=0) for t in found_tallies]
@@ -437,14 +440,24 @@ def count_terms(
 
 
 def _count(
-    rg: str, queries: Sequence[Query], target: str, *, cap: int, launch: Launch, log: bool
+    rg: str,
+    queries: Sequence[Query],
+    target: str,
+    *,
+    cap: int,
+    launch: Launch,
+    log: bool,
+    spots: bool = True,
 ) -> list[Tally] | None:
     """`count_terms` with or without rg's debug log, by the parallel plan where it fits
-    and answers (`engine/spots.py`), else in path order; None: without the log, a file
-    looked binary (the log is needed to tell)."""
-    if (spots := spot_patterns(queries)) is not None:
-        spotted = count_spotted(rg, queries, target, spots, cap=cap, launch=launch, log=log)
-        if spotted is not Unspotted.PATH_ORDER:
+    and answers (`engine/spots.py`; not with `spots` false), else in path order; None:
+    without the log, a file looked binary (the log is needed to tell)."""
+    if spots and (patterns := spot_patterns(queries)) is not None:
+        spotted = count_spotted(rg, queries, target, patterns, cap=cap, launch=launch, log=log)
+        if spotted is Unspotted.BINARY and not log:
+            # The path-ordered plan would meet the file too, and walk again with the log.
+            return None
+        if not isinstance(spotted, Unspotted):
             return spotted
     return _count_terms(rg, queries, target, cap=cap, launch=launch, log=log)
 

@@ -20,9 +20,9 @@ reads every file too: when some term stays under the cap. When every term reache
 or a file reaches rg's per-file bound (`--max-count`: its lines may be cut short for a
 term), or a file's records outgrow `_FILE_MAX`, or rg stopped at a NUL after a match, or
 what was read disagrees with rg's statistics, the walk is stopped and the path-ordered
-plan answers (`PATH_ORDER`). rg holds a file's records until the file is read (its
-parallel printer writes each file whole), so a file's records cost rg memory: at most
-`cap` lines of it, however many matches a line holds.
+plan answers (`PATH_ORDER`; `BINARY`: with rg's log). rg holds a file's records until
+the file is read (its parallel printer writes each file whole), so a file's records
+cost rg memory: at most `cap` lines of it, however many matches a line holds.
 """
 
 import enum
@@ -72,6 +72,10 @@ class Unspotted(enum.Enum):
 
     PATH_ORDER = "path order"
     """The answer needs the path-ordered plan (a cap, a bound, a record too large)."""
+    BINARY = "binary after a match"
+    """rg stopped at a NUL in a file after some of its matches: the path-ordered plan
+    answers, with rg's log (only the log tells such a file from a line that reads the
+    same)."""
 
 
 class SpotPatterns(NamedTuple):
@@ -223,10 +227,10 @@ class _SpottedFiles:
         self.files += 1
         self.records += (printed_records := records.count(b"\n"))
         path = printed.replace(b"\0", b"/")
-        if records.endswith(b")\n") and looks_binary_after_match(path, records):
-            # rg stopped at a NUL after some matches (`rg --count` counts none there):
-            # the path-ordered plan tells such a file from a line that reads the same.
-            return Unspotted.PATH_ORDER
+        # rg's warning names the file as printed (`/` as NUL).
+        if records.endswith(b")\n") and looks_binary_after_match(printed, records):
+            # rg stopped at a NUL after some matches (`rg --count` counts none there).
+            return Unspotted.BINARY
         if self._kept is not None and not self._kept(path):
             return None
         if printed_records >= self._cap and _line_runs(records) >= self._cap:
