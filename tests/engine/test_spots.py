@@ -100,7 +100,7 @@ _term = st.lists(st.sampled_from(["a", "b", "c", "é"]), min_size=1, max_size=3)
 
 
 @settings(
-    max_examples=examples(30, more=120),
+    max_examples=examples(20, more=60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
