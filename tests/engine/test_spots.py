@@ -363,3 +363,24 @@ def test_a_binary_file_after_a_match_costs_no_more_walks_than_before(tmp_path: P
     assert len(walks) == 2, walks
     want = _reference(queries, str(tmp_path), 50_000)
     assert got == [t._replace(binary=0) for t in want]
+
+
+def test_rg_past_its_data_bound_leaves_no_core_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Even where this process may dump core, the rg that ends by SIGABRT writes none
+    into the tree it searched (its working directory)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
+    resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
+    try:
+        write_files(tmp_path, {"long.js": b"import " + b"x" * (48 << 20) + b"\n", "a": b"thread\n"})
+        monkeypatch.setattr(spots, "_RG_MEMORY", 24 << 20)
+        got = _spotted(
+            _queries("import", "thread"), ".", cap=50_000, launch=Launch(cwd=str(tmp_path))
+        )
+    finally:
+        resource.setrlimit(resource.RLIMIT_CORE, (soft, hard))
+    assert got is Unspotted.PATH_ORDER
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "long.js"]

@@ -382,10 +382,12 @@ def _bound_data(pid: int, memory: int) -> None:
     mappings) where the system has the limit. Set from here, just after the start, not in
     the child: rg allocates little before it reads a file, and no code runs in the child
     between fork and exec. Through an `ASRCH_RG` wrapper it bounds the wrapper and what
-    it starts after; the bound only ever saves memory, never decides an answer."""
+    it starts after; the bound only ever saves memory, never decides an answer. rg then
+    ends by SIGABRT: no core file, which would land in the working directory."""
     try:
         import resource  # noqa: PLC0415 (only for the runs that ask)
 
+        resource.prlimit(pid, resource.RLIMIT_CORE, (0, 0))
         resource.prlimit(pid, resource.RLIMIT_DATA, (memory, memory))
     except (ImportError, AttributeError, OSError, ValueError):
         pass  # no such limit here, or the child has already ended
