@@ -15,23 +15,28 @@ from tests.support.files import write_files
 RG = resolve_rg()
 
 
-def test_one_search_lists_what_a_scan_of_each_file_lists(tmp_path: Path) -> None:
-    files = {
-        b"a.py": b"needle = 1\nx\n  needle()\n",
-        b"-": b"needle in a file named dash\n",
-        b"caf\xe9.txt": b"\xe9 needle \xff\n",
-        b"crlf.txt": b"one needle\r\ntwo\r\nneedle\r\n",
-        b"many.txt": b"needle\n" * 15,
-        b"none.txt": b"nothing here\n",
-        b"sub/needle needle.md": b"needle needle\n",
-    }
+# Names with a dash, bytes that are no UTF-8, CRLF lines, more matches than kept, none.
+AWKWARD = {
+    b"a.py": b"needle = 1\nx\n  needle()\n",
+    b"-": b"needle in a file named dash\n",
+    b"caf\xe9.txt": b"\xe9 needle \xff\n",
+    b"crlf.txt": b"one needle\r\ntwo\r\nneedle\r\n",
+    b"many.txt": b"needle\n" * 15,
+    b"none.txt": b"nothing here\n",
+    b"sub/needle needle.md": b"needle needle\n",
+}
+QUERIES = (Query(term="needle"), Query(term="needle", options=SearchOptions(mode=Mode.WORD)))
+
+
+def _written(tmp_path: Path, files: dict[bytes, bytes]) -> tuple[list[str], Launch]:
+    """The files written, their names (and one that does not exist), rg's launch there."""
     write_files(tmp_path, files)
-    names = [os.fsdecode(name) for name in files] + ["gone.txt"]
-    launch = Launch(cwd=str(tmp_path))
-    for query in (
-        Query(term="needle"),
-        Query(term="needle", options=SearchOptions(mode=Mode.WORD)),
-    ):
+    return [os.fsdecode(name) for name in files] + ["gone.txt"], Launch(cwd=str(tmp_path))
+
+
+def test_one_search_lists_what_a_scan_of_each_file_lists(tmp_path: Path) -> None:
+    names, launch = _written(tmp_path, AWKWARD)
+    for query in QUERIES:
         found = matching_lines(RG, query, names, keep=10, launch=launch)
         assert list(found) == names
         for file in names:
@@ -43,24 +48,12 @@ def test_one_search_lists_what_a_scan_of_each_file_lists(tmp_path: Path) -> None
 
 def test_line_numbers_are_the_listed_lines_numbers(tmp_path: Path) -> None:
     """survey's places (D56) read only the numbers: the same as the listed lines', for
-    names with a newline, a dash, bytes that are no UTF-8, and a line of 4 MB."""
-    files = {
-        b"a.py": b"needle = 1\nx\n  needle()\n",
-        b"-": b"needle in a file named dash\n",
-        b"caf\xe9.txt": b"\xe9 needle \xff\n",
-        b"new\nline.txt": b"x\nneedle\n",
-        b"crlf.txt": b"one needle\r\ntwo\r\nneedle\r\n",
-        b"many.txt": b"needle\n" * 15,
-        b"long.js": b"x\n" + b"needle " * (600 << 10) + b"\nneedle\n",
-        b"none.txt": b"nothing here\n",
-    }
-    write_files(tmp_path, files)
-    names = [os.fsdecode(name) for name in files] + ["gone.txt"]
-    launch = Launch(cwd=str(tmp_path))
-    for query in (
-        Query(term="needle"),
-        Query(term="needle", options=SearchOptions(mode=Mode.WORD)),
-    ):
+    the awkward names, one with a newline, and a line of 4 MB."""
+    long = b"x\n" + b"needle " * (600 << 10) + b"\nneedle\n"
+    names, launch = _written(
+        tmp_path, {**AWKWARD, b"new\nline.txt": b"x\nneedle\n", b"long.js": long}
+    )
+    for query in QUERIES:
         listed = matching_lines(RG, query, names, keep=3, launch=launch)
         found = line_numbers(RG, query, names, keep=3, launch=launch)
         assert found == {f: tuple(line.number for line in lines) for f, lines in listed.items()}

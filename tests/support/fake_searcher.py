@@ -183,17 +183,19 @@ class FakeSearcher:
         self, query: Query, files: Sequence[str], *, keep: int
     ) -> dict[str, tuple[SourceLine, ...]]:
         self.calls.append(("matching_lines", query.term, tuple(files), keep))
-        found = {}
-        for file in files:
-            lines = self._lines(file)
-            hits = [n for n, text in enumerate(lines, 1) if self._matches(query, text)]
-            found[file] = tuple(self._source_line(query, n, lines[n - 1]) for n in hits[:keep])
-        return found
+        return {
+            file: tuple(self._source_line(query, n, self._lines(file)[n - 1]) for n in numbers)
+            for file, numbers in self._numbers(query, files, keep).items()
+        }
 
     def line_numbers(
         self, query: Query, files: Sequence[str], *, keep: int
     ) -> dict[str, tuple[int, ...]]:
         self.calls.append(("line_numbers", query.term, tuple(files), keep))
+        return self._numbers(query, files, keep)
+
+    def _numbers(self, query: Query, files: Sequence[str], keep: int) -> dict[str, tuple[int, ...]]:
+        """The numbers of the first `keep` lines of each file that `query` matches."""
         found = {}
         for file in files:
             lines = self._lines(file)

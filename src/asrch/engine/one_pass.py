@@ -40,12 +40,12 @@ from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError
 from asrch.domain.query import Query
 from asrch.engine.argv import judge_lines_argv, lines_argv
-from asrch.engine.counts import count_files, cut_at_cap, kept_by_filters, rg_path_order
+from asrch.engine.counts import count_files, kept_by_filters
 from asrch.engine.process import HERE, Launch, scratch_for_child
 from asrch.engine.spots import Unspotted, count_spotted, spot_patterns
 from asrch.engine.stderr import RgSaid
 from asrch.engine.transport import RgCall, judged, run_to_end
-from asrch.engine.walk_output import BINARY_WARNING, said_by_walk
+from asrch.engine.walk_output import BINARY_WARNING, cut_each, said_by_walk
 
 _FLUSH = 1 << 20
 """The judges are fed a megabyte at a time: a write per judge per megabyte."""
@@ -501,20 +501,15 @@ def _count_terms(
         # A line that only looks like rg's binary warning: the per-term count plan,
         # which needs no guess.
         return [count_files(rg, q, target, cap=cap, launch=launch) for q in queries]
-    binary_kept = None if kept is None else [p for p in binary if kept(p)]
-    order = sorted(map(rg_path_order, binary if binary_kept is None else binary_kept))
-    return [
-        cut_at_cap(
-            files.in_order(counts),
-            target,
-            said,
-            cap=cap,
-            binary=binary_kept,
-            binary_order=order,
-            given=given,
-        )
-        for counts in found
-    ]
+    return cut_each(
+        (files.in_order(counts) for counts in found),
+        target,
+        said,
+        binary,
+        kept=kept,
+        cap=cap,
+        given=given,
+    )
 
 
 _PIPE = 1 << 20

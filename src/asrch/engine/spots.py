@@ -36,10 +36,10 @@ from asrch.domain.counting import Tally
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 from asrch.engine.argv import spots_argv
-from asrch.engine.counts import cut_at_cap, kept_by_filters, rg_path_order
+from asrch.engine.counts import kept_by_filters, rg_path_order
 from asrch.engine.process import Launch
 from asrch.engine.transport import RgCall
-from asrch.engine.walk_output import looks_binary_after_match, said_by_walk
+from asrch.engine.walk_output import cut_each, looks_binary_after_match, said_by_walk
 
 _TERM_MAX = 256
 """Longer terms take the path-ordered plan: the overlap closure is quadratic in length."""
@@ -180,8 +180,6 @@ def count_spotted(
     # rg's log names a binary file as its printer prints paths, `/` as NUL: the
     # filters read paths (`!sub/` kept every binary file under `sub/`).
     binary = [p.replace(b"\0", b"/") for p in said.binary_paths()] if said.binary else []
-    binary_kept = None if kept is None else [p for p in binary if kept(p)]
-    order = sorted(map(rg_path_order, binary if binary_kept is None else binary_kept))
     paths = files.paths
     in_order = sorted(range(len(paths)), key=lambda i: rg_path_order(paths[i]))
     ordered_paths = [paths[i] for i in in_order]
@@ -189,18 +187,18 @@ def count_spotted(
     columns = (
         zip(*(files.counts[i] for i in in_order), strict=True) if paths else ((),) * len(queries)
     )
-    return [
-        cut_at_cap(
-            list(zip(compress(ordered_paths, column), filter(None, column), strict=True)),
-            target,
-            said,
-            cap=cap,
-            binary=binary_kept,
-            binary_order=order,
-            given=given,
-        )
-        for column in columns
-    ]
+    return cut_each(
+        (
+            list(zip(compress(ordered_paths, column), filter(None, column), strict=True))
+            for column in columns
+        ),
+        target,
+        said,
+        binary,
+        kept=kept,
+        cap=cap,
+        given=given,
+    )
 
 
 class _SpottedFiles:

@@ -1,10 +1,13 @@
 """What both survey plans read the same way from a walk that printed a file's matches
-grouped under its path (`--heading --null`): rg's warning that ends a binary file, and
-how the walk ended."""
+grouped under its path (`--heading`): rg's warning that ends a binary file, how the
+walk ended, and each term's files cut at the cap."""
 
 import re
+from collections.abc import Callable, Iterable
 
+from asrch.domain.counting import Tally
 from asrch.domain.errors import EngineError
+from asrch.engine.counts import cut_at_cap, rg_path_order
 from asrch.engine.stderr import RgSaid
 from asrch.engine.transport import Ended, judged
 
@@ -49,3 +52,32 @@ def said_by_walk(argv: list[str], ended: Ended, *, printed: bool, log: bool) -> 
             "rg printed no log under --debug; check that ASRCH_RG points at ripgrep 14"
         )
     return said
+
+
+def cut_each(
+    found: Iterable[Iterable[tuple[bytes, int]]],
+    target: str,
+    said: RgSaid,
+    binary: list[bytes],
+    *,
+    kept: Callable[[bytes], bool] | None,
+    cap: int,
+    given: str,
+) -> list[Tally]:
+    """Each term's files (path, matching lines; in path order) cut at the cap as
+    `cut_at_cap` cuts one scan; `binary`: the binary files rg met (read from its log
+    once), the filters' share of them (`kept`) put in path order once for every term."""
+    binary_kept = None if kept is None else [p for p in binary if kept(p)]
+    order = sorted(map(rg_path_order, binary if binary_kept is None else binary_kept))
+    return [
+        cut_at_cap(
+            files,
+            target,
+            said,
+            cap=cap,
+            binary=binary_kept,
+            binary_order=order,
+            given=given,
+        )
+        for files in found
+    ]
