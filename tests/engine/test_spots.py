@@ -4,6 +4,7 @@ equal each term's own path-ordered scan, or the plan steps aside (`PATH_ORDER`).
 The oracle is the D9 reference scan of each term alone (`tally_from_json`), as for the
 path-ordered plan (tests/engine/test_one_pass.py)."""
 
+import resource
 from pathlib import Path
 
 import pytest
@@ -14,13 +15,14 @@ from asrch.domain.counting import Tally
 from asrch.domain.filters import make_filters
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query, SearchOptions
-from asrch.engine import one_pass, spots
+from asrch.engine import one_pass, process, spots
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
 from asrch.engine.mock_rg import MockRg, recorded
 from asrch.engine.one_pass import count_terms
-from asrch.engine.process import Launch
+from asrch.engine.process import HERE, Launch
 from asrch.engine.spots import Unspotted, count_spotted, spot_patterns
+from asrch.engine.transport import RgCall
 from tests.support.files import write_files
 from tests.support.reference_scan import tally_from_json
 from tests.support.tiers import examples
@@ -370,8 +372,6 @@ def test_rg_past_its_data_bound_leaves_no_core_file(
 ) -> None:
     """Even where this process may dump core, the rg that ends by SIGABRT writes none
     into the tree it searched (its working directory)."""
-    import resource
-
     soft, hard = resource.getrlimit(resource.RLIMIT_CORE)
     resource.setrlimit(resource.RLIMIT_CORE, (hard, hard))
     try:
@@ -384,3 +384,28 @@ def test_rg_past_its_data_bound_leaves_no_core_file(
         resource.setrlimit(resource.RLIMIT_CORE, (soft, hard))
     assert got is Unspotted.PATH_ORDER
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "long.js"]
+
+
+def _limits(run: RgCall) -> dict[str, tuple[str, str]]:
+    """The limits of a started `sh` (below) that waits for a line, then prints its own."""
+    run.feed(b"go\n")
+    run.end()
+    found = {}
+    for line in run.read().decode().splitlines()[1:]:
+        name, soft, hard = line[:26].strip(), *line[26:].split()[:2]
+        found[name] = (soft, hard)
+    return found
+
+
+_PRINTS_LIMITS = ["/bin/sh", "-c", "read x; cat /proc/$$/limits"]
+
+
+def test_each_start_bounds_its_child_whatever_its_pid() -> None:
+    """The bound is set for each child, not remembered by pid: pids are reused (32,768
+    of them on this machine), and a later rg with an earlier one's pid went unbounded."""
+    with HERE.transport.start(_PRINTS_LIMITS, HERE, stdin=True, memory=64 << 20) as run:
+        pid = run._child.pid  # type: ignore[attr-defined]
+        resource.prlimit(pid, resource.RLIMIT_DATA, (32 << 20, 64 << 20))
+        process._bound_data(pid, 64 << 20)  # as for a new child of the same pid
+        limits = _limits(run)
+    assert limits["Max data size"] == (str(64 << 20), str(64 << 20))

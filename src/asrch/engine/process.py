@@ -4,7 +4,6 @@ asrch that starts a process (`_start`)."""
 
 import contextlib
 import fcntl
-import functools
 import os
 import signal
 import subprocess
@@ -376,14 +375,14 @@ def _scratch() -> IO[bytes]:
 _PR_SET_PDEATHSIG = 1
 
 
-@functools.cache
 def _bound_data(pid: int, memory: int) -> None:
     """Bound a started child's data (`RLIMIT_DATA`: its heap and private writable
     mappings) where the system has the limit. Set from here, just after the start, not in
     the child: rg allocates little before it reads a file, and no code runs in the child
     between fork and exec. Through an `ASRCH_RG` wrapper it bounds the wrapper and what
     it starts after; the bound only ever saves memory, never decides an answer. rg then
-    ends by SIGABRT: no core file, which would land in the working directory."""
+    ends by SIGABRT: no core file, which would land in the working directory. Set for
+    each child, never remembered by pid: pids are reused."""
     try:
         import resource  # noqa: PLC0415 (only for the runs that ask)
 
