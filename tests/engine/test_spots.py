@@ -409,3 +409,49 @@ def test_each_start_bounds_its_child_whatever_its_pid() -> None:
         process._bound_data(pid, 64 << 20)  # as for a new child of the same pid
         limits = _limits(run)
     assert limits["Max data size"] == (str(64 << 20), str(64 << 20))
+
+
+_kind = st.sampled_from([b"", b"", b"", b"\0zz\n", b"y" * 70_000 + b"\0\n"])
+"""Most files text; some binary in rg's first block (rg quits before any match), some
+binary after their matches (rg's warning)."""
+
+
+@settings(
+    max_examples=examples(20, more=60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    files=st.dictionaries(
+        st.sampled_from(["a.py", "b.txt", "s/x.py", "s/t/y", "u/z.txt", "s-/w.py"]),
+        st.tuples(_file, _kind).map(lambda pair: pair[0] + pair[1]),
+        min_size=1,
+        max_size=6,
+    ),
+    terms=st.lists(_term, min_size=2, max_size=4),
+    globs=st.sampled_from([(), ("*.py",), ("!s/",), ("s/**",), ("!*.txt", "!u/")]),
+    run=st.tuples(st.sampled_from([2, 5, 50_000]), st.booleans()),
+)
+def test_each_tally_equals_the_path_ordered_plans_with_binary_files_and_filters(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: dict[str, bytes],
+    terms: list[str],
+    globs: tuple[str, ...],
+    run: tuple[int, bool],
+) -> None:
+    """Where the plan answers, each Tally (binary files met included) is the one the
+    path-ordered plan gives, with or without rg's log (`run`: the cap, the log). Found
+    the binary files under `--glob '!s/'` read by their NUL-separated names."""
+    cap, log = run
+    root = tmp_path_factory.mktemp("tree")
+    write_files(root, files)
+    filters = make_filters([], globs, {}, cwd=str(root))
+    queries = [Query(term=t, filters=filters) for t in terms]
+    patterns = spot_patterns(queries)
+    if patterns is None:
+        return
+    got = count_spotted(RG, queries, str(root), patterns, cap=cap, launch=Launch(), log=log)
+    if isinstance(got, Unspotted):
+        return
+    want = one_pass._count_terms(RG, queries, str(root), cap=cap, launch=Launch(), log=log)
+    assert got == want
