@@ -151,7 +151,11 @@ def _c_function(node: Node) -> list[Node]:
 
 def _c_declaration(node: Node) -> list[Node]:
     """A variable at file or namespace scope; not a prototype, not `extern`."""
-    if any(c.type == "storage_class_specifier" and c.text == b"extern" for c in node.children):
+    # The specifier's one token is its keyword (`Node.text` is not read: `node_bytes`).
+    if any(
+        c.type == "storage_class_specifier" and c.child_count and c.children[0].type == "extern"
+        for c in node.children
+    ):
         return []
     out = []
     for declarator in node.children_by_field_name("declarator"):

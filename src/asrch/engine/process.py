@@ -4,6 +4,7 @@ asrch that starts a process (`_start`)."""
 
 import contextlib
 import fcntl
+import functools
 import os
 import signal
 import subprocess
@@ -392,6 +393,7 @@ def _bound_data(pid: int, memory: int) -> None:
         pass  # no such limit here, or the child has already ended
 
 
+@functools.cache
 def _prctl() -> "Callable[[int, int, int, int], int] | None":
     """Linux's `prctl`, resolved once (None elsewhere)."""
     if not sys.platform.startswith("linux"):

@@ -23,7 +23,7 @@ from asrch.domain.limits import SCOUT_SCOPE_MAX_BYTES
 from asrch.domain.regions import Region, header_from
 from asrch.domain.scout import kind_of
 from asrch.engine.headers import marks_tests
-from asrch.engine.scopes.parse import parse
+from asrch.engine.scopes.parse import node_bytes, parse
 from asrch.engine.scopes.source import grammar_and_source
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ def _header(root: Node) -> Region | None:
     return header_from(comments, code)
 
 
-def _rust_tests(root: Node) -> list[Region]:
+def _rust_tests(root: Node, data: bytes) -> list[Region]:
     out = []
     attributes: list[Node] = []
     for child in root.named_children:
@@ -79,17 +79,17 @@ def _rust_tests(root: Node) -> list[Region]:
             and not child.has_error
             and child.child_by_field_name("body") is not None
         ):
-            cfg = next((a for a in attributes if _CFG_TEST.search(a.text or b"")), None)
+            cfg = next((a for a in attributes if _CFG_TEST.search(node_bytes(a, data))), None)
             named = child.child_by_field_name("name")
             if cfg is not None and named is not None:
-                what = _what((cfg.text or b"") + b" mod " + (named.text or b""))
+                what = _what(node_bytes(cfg, data) + b" mod " + node_bytes(named, data))
                 start = _rows(attributes[0])[0]
                 out.append(Region(start, _rows(child)[1], "tests", what))
         attributes = []
     return out
 
 
-def _python_tests(root: Node) -> list[Region]:
+def _python_tests(root: Node, data: bytes) -> list[Region]:
     out = []
     for child in root.named_children:
         definition = child
@@ -101,7 +101,7 @@ def _python_tests(root: Node) -> list[Region]:
         named = definition.child_by_field_name("name")
         if named is None or child.has_error:
             continue
-        name = _what(named.text)
+        name = _what(node_bytes(named, data))
         if definition.type == "class_definition" and name.startswith("Test"):
             out.append(Region(*_rows(child), "tests", f"class {name}"))
         elif definition.type == "function_definition" and name.startswith("test_"):
@@ -122,9 +122,9 @@ def regions_in(grammar: Grammar, data: bytes, *, test_file: bool) -> tuple[Regio
         found.append(header)
     if not test_file:
         if grammar.module == "tree_sitter_rust":
-            found += _rust_tests(root)
+            found += _rust_tests(root, data)
         elif grammar.module == "tree_sitter_python":
-            found += _python_tests(root)
+            found += _python_tests(root, data)
     return tuple(sorted(found))
 
 

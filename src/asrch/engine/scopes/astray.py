@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING
 
 from asrch.engine.scopes.grammars import BASH
+from asrch.engine.scopes.parse import node_bytes
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -49,7 +50,7 @@ def _bad_heredoc(root: Node, data: bytes) -> int:
             line_end = data.find(b"\n", end.end_byte)
             line = data[line_start : len(data) if line_end < 0 else line_end]
             dash = any(c.type == "<<-" for c in node.children)
-            if (line.lstrip(b"\t") if dash else line) != end.text:
+            if (line.lstrip(b"\t") if dash else line) != node_bytes(end, data):
                 return int(node.start_byte)
             continue
         if node.child_count and (node.end_byte - node.start_byte) > 1:

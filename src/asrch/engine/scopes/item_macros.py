@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from asrch.engine.scopes.parse import parse
+from asrch.engine.scopes.parse import node_bytes, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Tree
@@ -58,7 +58,7 @@ def macro_items(macro: Node, grammar: Grammar, data: bytes, budget: Budget) -> M
                 elif (part := _as_items(block, grammar, data, budget)) is not None:
                     found.trees.append(part)
                 headed = False
-            elif block.child_count == 0 and block.text in _ITEM_KEYWORDS:
+            elif block.child_count == 0 and node_bytes(block, data) in _ITEM_KEYWORDS:
                 headed = True
     return found
 

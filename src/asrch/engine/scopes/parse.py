@@ -16,7 +16,7 @@ from asrch.domain.limits import (
 from asrch.engine.scopes.grammars import load_language
 
 if TYPE_CHECKING:
-    from tree_sitter import Tree
+    from tree_sitter import Node, Tree
 
     from asrch.engine.scopes.grammars import Grammar
 
@@ -93,6 +93,15 @@ def parse(
 
 
 _CHUNK = 1 << 16
+
+
+def node_bytes(node: Node, data: bytes) -> bytes:
+    """A node's bytes, sliced from the bytes `parse` was given. Never `Node.text`: on a
+    tree parsed from a callback, as `parse` parses (its bounds need the progress callback,
+    which a parse of bytes ignores), py-tree-sitter reads a node's text through that
+    callback, 64 KiB a call for a name of a few bytes, and has crashed doing it
+    (py-tree-sitter #435: a segfault in `node_get_text`, seen once in this suite)."""
+    return data[node.start_byte : node.end_byte]
 
 
 def _point(data: bytes, offset: int) -> tuple[int, int]:

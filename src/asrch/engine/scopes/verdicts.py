@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from asrch.domain.limits import SCOPE_NODE_VISITS
 from asrch.engine.scopes.grammars import C_PREPROC
 from asrch.engine.scopes.item_macros import MacroItems, macro_items
-from asrch.engine.scopes.parse import Budget
+from asrch.engine.scopes.parse import Budget, node_bytes
 from asrch.engine.scopes.preprocessor import Groups, astride, read_groups
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ _BLOCKS = frozenset(
 be a header cut off its block."""
 
 
-def _annotation(node: Node, parent: Node | None) -> bool:
+def _annotation(node: Node, parent: Node | None, data: bytes) -> bool:
     """An ERROR inside a statement, a header, a parameter or an argument list that holds no
     brace: a macro the grammar did not expect (`struct repository *repo UNUSED)`, `static
     void NORETURN f(void)`, `"%" PRId64`, `list_first_entry(&h, struct x, list)`), a fold
@@ -104,7 +104,7 @@ def _annotation(node: Node, parent: Node | None) -> bool:
     error, only brace tokens count."""
     if parent is None or parent.type in _BLOCKS or parent.is_error:
         return False
-    text = node.text or b""
+    text = node_bytes(node, data)
     if b"{" not in text and b"}" not in text:
         return True
     return len(text) <= _SHORT_ERROR and not _brace_token(node)
@@ -232,7 +232,7 @@ class Verdicts:
             return False
         key = node.id
         if key not in self._harmless:
-            self._harmless[key] = _annotation(node, up[1])
+            self._harmless[key] = _annotation(node, up[1], self.data)
         return self._harmless[key]
 
     def erred(self, node: Node, up: Up) -> bool:
@@ -250,7 +250,7 @@ class Verdicts:
         if key not in self._cut:
             self.budget.spend(container.child_count)
             self._cut[key] = any(
-                (child.is_missing or b"{" in (text := child.text or b"") or b"}" in text)
+                (child.is_missing or b"{" in (text := node_bytes(child, self.data)) or b"}" in text)
                 and not self.harmless(child, (parent, container))
                 for child in container.children
                 if child.is_error or child.is_missing
