@@ -11,7 +11,7 @@ neither counted nor failed to read. Every name is rg's bytes, whatever the encod
 import os
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
@@ -59,19 +59,24 @@ def rg_path_order(path: bytes) -> bytes:
 
 
 def in_path_order(found: list[tuple[bytes, int]]) -> list[tuple[bytes, int]]:
-    """`found` sorted by `rg_path_order` of its paths.
+    """`found` sorted by `rg_path_order` of its paths."""
+    return [found[i] for i in path_order([path for path, _ in found])]
+
+
+def path_order(paths: Sequence[bytes]) -> list[int]:
+    """The indices of `paths` in rg's path order (`rg_path_order`).
 
     The keys are made in three C calls instead of a call per path: the paths joined by
     NUL (which no path holds), each `/` made \\x01, split again. \\x01 sorts like NUL
     only when no path holds \\x01 itself; otherwise the plain key is used.
     """
-    if not found:
+    if not paths:
         return []
-    joined = b"\0".join([path for path, _ in found])
+    joined = b"\0".join(paths)
     if b"\x01" in joined:
-        return sorted(found, key=lambda item: rg_path_order(item[0]))
+        return sorted(range(len(paths)), key=lambda i: rg_path_order(paths[i]))
     keys = joined.replace(b"/", b"\x01").split(b"\0")
-    return [found[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
+    return sorted(range(len(keys)), key=keys.__getitem__)
 
 
 # rg's `--stats` block, after the records: 8 lines, the first one empty.

@@ -36,7 +36,7 @@ from asrch.domain.counting import Tally
 from asrch.domain.modes import Mode
 from asrch.domain.query import Query
 from asrch.engine.argv import spots_argv
-from asrch.engine.counts import kept_by_filters, rg_path_order
+from asrch.engine.counts import kept_by_filters, path_order
 from asrch.engine.process import Launch
 from asrch.engine.transport import RgCall
 from asrch.engine.walk_output import cut_each, looks_binary_after_match, said_by_walk
@@ -181,11 +181,13 @@ def count_spotted(
     # filters read paths (`!sub/` kept every binary file under `sub/`).
     binary = [p.replace(b"\0", b"/") for p in said.binary_paths()] if said.binary else []
     paths = files.paths
-    in_order = sorted(range(len(paths)), key=lambda i: rg_path_order(paths[i]))
-    ordered_paths = [paths[i] for i in in_order]
+    in_order = path_order(paths)
+    ordered_paths = list(map(paths.__getitem__, in_order))
     # Per query, its count in each file, in path order (one column of the counts).
     columns = (
-        zip(*(files.counts[i] for i in in_order), strict=True) if paths else ((),) * len(queries)
+        zip(*map(files.counts.__getitem__, in_order), strict=True)
+        if paths
+        else ((),) * len(queries)
     )
     return cut_each(
         (
