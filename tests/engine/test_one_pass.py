@@ -64,7 +64,15 @@ def _check(queries: list[Query], target: str, cap: int) -> list[Tally]:
     return got
 
 
-_TINY = {"_BATCH_FIRST": 1, "_BATCH_MAX": 16, "_FLUSH": 1, "_LONG": 0, "_READ": 5, "_MAPPED": 4}
+_TINY = {
+    "_BATCH_FIRST": 1,
+    "_BATCH_MAX": 16,
+    "_FLUSH": 1,
+    "_JOINED": 8,
+    "_LONG": 0,
+    "_READ": 5,
+    "_MAPPED": 4,
+}
 
 
 @contextlib.contextmanager
@@ -478,3 +486,42 @@ def test_without_the_census_the_walk_has_no_debug_log(tmp_path: Path) -> None:
 
     assert walks(["needle", "absent"]) == [False]
     assert walks(["absent", "missing"]) == [False, True]  # the zero note's binary count
+
+
+class _FedSizes:
+    """A transport whose judges only note the size of each write they are fed."""
+
+    def __init__(self) -> None:
+        self.writes: list[int] = []
+
+    def start(self, argv: list[str], launch: object, **how: object) -> "_FedSizes":
+        return self
+
+    def feed(self, data: bytes) -> bool:
+        self.writes.append(len(data))
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_file_of_many_megabytes_is_fed_in_its_parts_not_joined() -> None:
+    """A file's matched lines are held until it ends (its last line may be rg's binary
+    warning); joining its parts for the judges would hold them twice."""
+    fed = _FedSizes()
+    streams = one_pass._Streams(
+        RG,
+        [Query(term="a"), Query(term="b")],
+        cap=SCAN_CAP,
+        launch=Launch(transport=fed),  # type: ignore[arg-type]
+    )
+    part = b"a\n" * (1 << 19)  # 1 MiB
+    streams.start()
+    for _ in range(6):
+        streams.add(part, 1 << 19)
+    streams.flush()
+    assert fed.writes == [len(part)] * 12  # 6 parts, to each of 2 judges
+    streams.add(b"b\n", 1)
+    streams.add(b"a\n", 1)
+    streams.flush()
+    assert fed.writes[12:] == [4, 4]  # a few lines: one write a judge

@@ -49,6 +49,8 @@ from asrch.engine.walk_output import BINARY_WARNING, cut_each, said_by_walk
 
 _FLUSH = 1 << 20
 """The judges are fed a megabyte at a time: a write per judge per megabyte."""
+_JOINED = 4 << 20
+"""The judges' input is joined into one write up to this size, fed in its parts past it."""
 _LONG = 1 << 20
 """A line longer than this (one that came in several reads) is judged apart, where it
 lies: through the pipes, each of the 12 judges would hold it in its buffer."""
@@ -329,11 +331,14 @@ class _Streams:
     def flush(self) -> None:
         if not self._buffer:
             return
-        data = self._buffer[0] if len(self._buffer) == 1 else b"".join(self._buffer)
+        parts, size = self._buffer, self._size
         self._buffer = []
         self._size = 0
-        for judge in self._judges:
-            judge.feed(data)
+        # The usual megabyte in one write a judge; a file of many megabytes of matched
+        # lines (its parts held until it ends) in its parts: joined, it would be held twice.
+        for data in [b"".join(parts)] if len(parts) > 1 and size <= _JOINED else parts:
+            for judge in self._judges:
+                judge.feed(data)
 
     def done(self, term: int) -> bool:
         """The term's judge has stopped reading: it has its cap of lines."""
