@@ -163,6 +163,27 @@ def test_a_name_holding_a_newline_steps_aside(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rg_on_one_thread_is_read_as_on_many(tmp_path: Path, threads: int) -> None:
+    """rg picks one thread on one core (a container's CPU quota, `taskset`) and then
+    separates files by an empty line instead of ending each with one: the statistics'
+    leading LF ends the last file. Read as rg's own, not stepped aside (a second walk on
+    every survey)."""
+    write_files(tmp_path / "t", {"a.py": b"import thread\n", "d/b.py": b"thread\n", "c": b"x\n"})
+    wrapper = tmp_path / "rg"
+    wrapper.write_text(f'#!/bin/sh\nexec {RG} --threads={threads} "$@"\n')
+    wrapper.chmod(0o755)
+    queries = _queries("import", "thread")
+    target = str(tmp_path / "t")
+    for log in (False, True):
+        patterns = spot_patterns(queries)
+        assert patterns is not None
+        got = count_spotted(
+            str(wrapper), queries, target, patterns, cap=50_000, launch=Launch(), log=log
+        )
+        assert got == _reference(queries, target, 50_000)
+
+
 def test_every_term_capped_steps_aside(tmp_path: Path) -> None:
     write_files(tmp_path, {f"f{i}": b"a b\n" * 3 for i in range(3)})
     assert _spotted(_queries("a", "b"), str(tmp_path), cap=4) is Unspotted.PATH_ORDER

@@ -302,9 +302,10 @@ def _read(run: RgCall, files: _SpottedFiles) -> Unspotted | None:
     """Hand each file's records to `files` as rg prints them; a reason to stop.
 
     A file is its path (`/` printed as NUL: `spots_argv`), a LF, its records, and an
-    empty line; rg's statistics end the output. A name holding a LF would make two
-    lines of its path: the count of files and records read must then differ from rg's
-    own statistics, since a name can only add a LF, never take one away."""
+    empty line (on one thread, an empty line before the next file); rg's statistics
+    end the output. A name holding a LF would make two lines of its path: the count of
+    files and records read must then differ from rg's own statistics, since a name can
+    only add a LF, never take one away."""
     pending: list[bytes] = []
     size = 0
     for chunk in run.chunks(_READ):
@@ -333,7 +334,13 @@ def _read(run: RgCall, files: _SpottedFiles) -> Unspotted | None:
         size = len(buf) - pos
         if size > _FILE_MAX:
             return Unspotted.PATH_ORDER
-    stats = _STATS.fullmatch(b"".join(pending))
+    rest = b"".join(pending)
+    # rg on one thread (`--threads=1`, which it picks itself on one core) separates
+    # files by an empty line instead of ending each with one: the statistics' leading
+    # LF then ended the last file. The counts below are checked either way.
+    stats = _STATS.fullmatch(rest)
+    if stats is None and files.files:
+        stats = _STATS.fullmatch(b"\n" + rest)
     if stats is None or (int(stats[1]), int(stats[2])) != (files.records, files.files):
         return Unspotted.PATH_ORDER
     return None
