@@ -379,11 +379,12 @@ _PR_SET_PDEATHSIG = 1
 def _bound_data(pid: int, memory: int) -> None:
     """Bound a started child's data (`RLIMIT_DATA`: its heap and private writable
     mappings) where the system has the limit. Set from here, just after the start, not in
-    the child: rg allocates little before it reads a file, and no code runs in the child
-    between fork and exec. Through an `ASRCH_RG` wrapper it bounds the wrapper and what
-    it starts after; the bound only ever saves memory, never decides an answer. rg then
-    ends by SIGABRT: no core file, which would land in the working directory. Set for
-    each child, never remembered by pid: pids are reused."""
+    the child: rg allocates little before it reads a file, and the child's code between
+    fork and exec stays the death signal's few async-signal-safe calls. The pid is
+    still this child's: it is not reaped yet. Through an `ASRCH_RG` wrapper it bounds
+    the wrapper and what it starts after; the bound only ever saves memory, never
+    decides an answer. rg then ends by SIGABRT: no core file, which would land in the
+    working directory. Set for each child, never remembered by pid: pids are reused."""
     try:
         import resource  # noqa: PLC0415 (only for the runs that ask)
 
