@@ -317,6 +317,33 @@ def test_binary_files_the_filters_keep_are_counted_by_their_paths(
         assert got == _path_ordered(queries, target, cap=50_000), (glob, terms)
 
 
+def test_a_file_rg_drops_unseen_is_no_file_of_either_plan(tmp_path: Path) -> None:
+    """rg reuses a thread's buffer: grown by an earlier file's long line (`s/x.py`), it
+    reads a later file's NUL, past 64 KiB, in that file's first block and drops the
+    file unseen, as binary; with a fresh buffer it prints the file's match, then its
+    warning. The parallel walk meets files in no set order (here `--sortr=path`, as a
+    thread may): `a.py` is no file of the answer either way, and binary in the log."""
+    long_line = b"y" * 70_000 + b"\0\n"
+    target = tmp_path / "t"
+    write_files(target, {"a.py": b"x\na\n" + long_line, "s/x.py": long_line, "z.py": b"a b\n"})
+    wrapper = tmp_path / "rg"
+    wrapper.write_text(f'#!/bin/sh\nexec {RG} --sortr=path "$@"\n')
+    wrapper.chmod(0o755)
+    queries = _queries("a", "b")
+    patterns = spot_patterns(queries)
+    assert patterns is not None
+    want = _path_ordered(queries, str(target), cap=50_000)
+    assert [t.binary for t in want] == [2, 2]
+    for log in (False, True):
+        got = count_spotted(
+            str(wrapper), queries, str(target), patterns, cap=50_000, launch=Launch(), log=log
+        )
+        assert got == (want if log else [t._replace(binary=0) for t in want])
+    # Without the log the path-ordered plan needs it (rg's warning for `a.py`).
+    plain = one_pass._count_terms(RG, queries, str(target), cap=50_000, launch=Launch(), log=False)
+    assert plain is None
+
+
 def test_a_file_at_rgs_per_file_bound_steps_aside_before_its_records_are_counted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -475,4 +502,12 @@ def test_each_tally_equals_the_path_ordered_plans_with_binary_files_and_filters(
     if isinstance(got, Unspotted):
         return
     want = one_pass._count_terms(RG, queries, str(root), cap=cap, launch=Launch(), log=log)
+    if want is None:
+        # Without the log, the path-ordered plan met rg's warning of a NUL after a match
+        # and needs the log to tell; the parallel walk may have dropped that file unseen
+        # (`test_a_file_rg_drops_unseen_is_no_file_of_either_plan`). No file of the
+        # answer either way: the path-ordered plan's with the log, without its binary.
+        logged = one_pass._count_terms(RG, queries, str(root), cap=cap, launch=Launch(), log=True)
+        assert logged is not None
+        want = [t._replace(binary=0) for t in logged]
     assert got == want
