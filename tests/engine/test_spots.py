@@ -344,6 +344,28 @@ def test_a_file_rg_drops_unseen_is_no_file_of_either_plan(tmp_path: Path) -> Non
     assert plain is None
 
 
+@pytest.mark.parametrize("log", [False, True])
+def test_a_binary_file_the_filters_drop_is_no_reason_to_walk_again(
+    tmp_path: Path, log: bool
+) -> None:
+    """rg's warning of a NUL after a match, for a file `--glob` drops: the path-ordered
+    plan never looks at it, so the parallel plan answers too (it stepped aside, and the
+    survey walked again)."""
+    target = tmp_path / "t"
+    write_files(
+        target, {"a.py": b"import thread\n", "big.dat": b"import\n" + b"y" * 70_000 + b"\0\n"}
+    )
+    filters = make_filters([], ["!*.dat"], {}, cwd=str(tmp_path))
+    queries = [Query(term=t, filters=filters) for t in ("import", "thread")]
+    patterns = spot_patterns(queries)
+    assert patterns is not None
+    got = count_spotted(RG, queries, str(target), patterns, cap=50_000, launch=Launch(), log=log)
+    assert not isinstance(got, Unspotted)
+    assert got == one_pass._count_terms(
+        RG, queries, str(target), cap=50_000, launch=Launch(), log=log
+    )
+
+
 def test_a_file_at_rgs_per_file_bound_steps_aside_before_its_records_are_counted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -227,11 +227,17 @@ class _SpottedFiles:
         self.files += 1
         self.records += (printed_records := records.count(b"\n"))
         path = printed.replace(b"\0", b"/")
+        kept = self._kept is None or self._kept(path)
         # rg's warning names the file as printed (`/` as NUL).
         if records.endswith(b")\n") and looks_binary_after_match(printed, records):
-            # rg stopped at a NUL after some matches (`rg --count` counts none there).
-            return Unspotted.BINARY
-        if self._kept is not None and not self._kept(path):
+            if kept:
+                # rg stopped at a NUL after some matches (`rg --count` counts none there).
+                return Unspotted.BINARY
+            # A file the filters drop is no file of the answer, binary or not, as in
+            # the path-ordered plan: no second walk for it. Its warning is no match.
+            self.records -= 1
+            return None
+        if not kept:
             return None
         if printed_records >= self._cap and _line_runs(records) >= self._cap:
             # rg's `--max-count` may have cut this file short for some term. Told from
