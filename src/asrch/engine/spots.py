@@ -176,7 +176,7 @@ def count_spotted(
         ended = run.end()
     if ended.status < 0:
         return Unspotted.PATH_ORDER  # ended by a signal: its data bound, say
-    said = said_by_walk(argv, ended, printed=files.files > 0, log=log)
+    said = said_by_walk(argv, ended, printed=files.printed_files > 0, log=log)
     # rg's log names a binary file as its printer prints paths, `/` as NUL: the
     # filters read paths (`!sub/` kept every binary file under `sub/`).
     binary = [p.replace(b"\0", b"/") for p in said.binary_paths()] if said.binary else []
@@ -214,7 +214,8 @@ class _SpottedFiles:
         self._queries = queries
         self._cap = cap
         self._kept = kept
-        self.files = 0
+        self.printed_files = 0
+        """Files rg printed records of (those the filters drop included)."""
         self.records = 0
         self.paths: list[bytes] = []
         self.counts: list[list[int]] = []
@@ -224,7 +225,7 @@ class _SpottedFiles:
     def add(self, printed: bytes, records: bytes) -> Unspotted | None:
         """One file's path (`/` as NUL) and records (`N NUL MATCH` lines, each
         LF-ended); a reason to stop."""
-        self.files += 1
+        self.printed_files += 1
         self.records += (printed_records := records.count(b"\n"))
         path = printed.replace(b"\0", b"/")
         kept = self._kept is None or self._kept(path)
@@ -345,8 +346,8 @@ def _read(run: RgCall, files: _SpottedFiles) -> Unspotted | None:
     # files by an empty line instead of ending each with one: the statistics' leading
     # LF then ended the last file. The counts below are checked either way.
     stats = _STATS.fullmatch(rest)
-    if stats is None and files.files:
+    if stats is None and files.printed_files:
         stats = _STATS.fullmatch(b"\n" + rest)
-    if stats is None or (int(stats[1]), int(stats[2])) != (files.records, files.files):
+    if stats is None or (int(stats[1]), int(stats[2])) != (files.records, files.printed_files):
         return Unspotted.PATH_ORDER
     return None
