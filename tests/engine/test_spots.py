@@ -97,15 +97,18 @@ def test_what_does_not_fit(queries: list[Query], why: str) -> None:
 
 _ALPHABET = ["a", "b", "c", "ab", "ba", " ", "é", "\r"]
 _line = st.lists(st.sampled_from(_ALPHABET), max_size=10).map("".join)
-_file = st.lists(_line, max_size=12).map(lambda ls: "".join(f"{x}\n" for x in ls).encode())
-_term = st.lists(st.sampled_from(["a", "b", "c", "é"]), min_size=1, max_size=3).map("".join)
-
-
-@settings(
+# Property tests with rg runs per example: 20 examples in an ordinary run, 60 under the
+# profile `more` (tests/support/tiers.py), as test_one_pass's.
+_RG_PER_EXAMPLE = settings(
     max_examples=examples(20, more=60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+_file = st.lists(_line, max_size=12).map(lambda ls: "".join(f"{x}\n" for x in ls).encode())
+_term = st.lists(st.sampled_from(["a", "b", "c", "é"]), min_size=1, max_size=3).map("".join)
+
+
+@_RG_PER_EXAMPLE
 @given(
     files=st.dictionaries(
         st.sampled_from(["a", "b.txt", "d/x", "d/y", "e/f/g"]), _file, max_size=5
@@ -486,11 +489,7 @@ _kind = st.sampled_from([b"", b"", b"", b"\0zz\n", b"y" * 70_000 + b"\0\n"])
 binary after their matches (rg's warning)."""
 
 
-@settings(
-    max_examples=examples(20, more=60),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@_RG_PER_EXAMPLE
 @given(
     files=st.dictionaries(
         st.sampled_from(["a.py", "b.txt", "s/x.py", "s/t/y", "u/z.txt", "s-/w.py"]),
