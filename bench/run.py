@@ -43,6 +43,7 @@ LABEL` writes the rows measured into bench/release.json under that label.)
 """
 
 import argparse
+import compileall
 import contextlib
 import json
 import os
@@ -56,6 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+import asrch
 from asrch.domain.query import Query
 from asrch.engine.argv import BASE_FLAGS, count_argv
 from asrch.engine.binary import resolve_rg
@@ -803,6 +805,20 @@ def run_default(args: argparse.Namespace, judged: Callable[[list[Row]], list[Row
     return rows
 
 
+def with_bytecode(checkout: Path | None) -> str:
+    """Write the bytecode of the asrch measured (`checkout`'s, else the one installed),
+    as installing a wheel does, and say where. An editable install under
+    `PYTHONDONTWRITEBYTECODE=1` (or a read-only checkout) has none: every run would
+    compile asrch's ~20,000 lines again, +50 ms to each start-up here, measuring the
+    compiler rather than asrch (docs/performance.md, *Start-up*)."""
+    if checkout is not None:
+        package = checkout.resolve() / "src" / "asrch"
+    else:
+        package = Path(asrch.__file__).parent
+    fresh = compileall.compile_dir(package, quiet=1)
+    return f"bytecode: {package} ({'up to date' if fresh else 'NOT written: runs compile'})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=int(os.environ.get("BENCH_REPEAT", "11")))
@@ -816,6 +832,7 @@ def main() -> None:
         # Another checkout's asrch (a release's), run with this interpreter.
         ASRCH[:] = [PY, "-m", "asrch"]
         os.environ["PYTHONPATH"] = str(args.asrch_src.resolve() / "src")
+    print(with_bytecode(args.asrch_src))
     label, figures = release_figures()
     failed = False
 

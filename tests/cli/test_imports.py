@@ -150,3 +150,63 @@ def test_an_indexed_search_on_the_command_line_loads_no_watcher(
     assert "asrch.engine.index.candidates" in modules, "the index was asked"
     leaked = sorted(m for m in modules if m in ("ctypes.util", "asrch.engine.index.watch"))
     assert not leaked, f"an indexed scout imports {leaked}"
+
+
+def test_a_search_no_index_covers_loads_no_sqlite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once `asrch index` has run anywhere, every search asks whether an index covers
+    its directory; where none does, it answers from the index's file names alone: no
+    sqlite3, no store (4-5 ms of a start-up of ~20, docs/performance.md)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    indexed, searched = tmp_path / "indexed", tmp_path / "searched"
+    for tree in (indexed, searched):
+        tree.mkdir()
+        (tree / "a.py").write_text("def connect():\n    return 1\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "asrch", "index", "."],
+        cwd=indexed,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    modules = imported_modules(searched, "scout", "-i", "zqxjv-absent", ".")
+    assert "asrch.engine.index.location" in modules, "the index was looked for"
+    leaked = sorted(
+        m
+        for m in modules
+        if m.split(".")[0] == "sqlite3"
+        or (
+            m.startswith("asrch.engine.index.")
+            and m.rsplit(".", 1)[1] not in ("location", "candidates")
+        )
+    )
+    assert not leaked, f"a search no index covers imports {leaked}"
+    under_index = imported_modules(indexed, "scout", "-i", "zqxjv-absent", ".")
+    assert {"sqlite3", "asrch.engine.index.store"} <= under_index, "an index covers it"
+
+
+@pytest.mark.parametrize(("args", "built"), [((), 0), (("--format", "json"), 1)])
+def test_the_json_escapes_are_built_for_a_json_answer_only(
+    tmp_path: Path, args: tuple[str, ...], built: int
+) -> None:
+    """The table of the code points a JSON answer escapes (4,200 of them) is built on
+    the first JSON answer, not at import: ~2 ms of every text start-up."""
+    line = ["scout", *args, "-i", "zqxjv-absent", "."]
+    code = (
+        "import sys; from asrch.cli import main; "
+        f"status = main({line!r}, stdout=open('/dev/null', 'w')); "
+        "from asrch.domain.text_safety import json_escapes; "
+        "print(status, json_escapes.cache_info().currsize)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout == f"0 {built}\n", done.stderr[-2000:]

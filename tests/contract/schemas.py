@@ -43,7 +43,7 @@ def as_pydantic_prints(stdout: str) -> str:
     `--format json` printed before D41 took pydantic off its path. The stdlib writer
     must print the same bytes, so its key order is the shape's."""
     from asrch.contract.schema import adapter
-    from asrch.domain.text_safety import JSON_ESCAPES
+    from asrch.domain.text_safety import json_escapes
 
     shape = adapter(json.loads(stdout)["command"])
-    return shape.dump_json(shape.validate_json(stdout)).decode().translate(JSON_ESCAPES) + "\n"
+    return shape.dump_json(shape.validate_json(stdout)).decode().translate(json_escapes()) + "\n"

@@ -24,7 +24,7 @@ from asrch.domain.query import Query, SearchOptions
 from asrch.domain.sample import ClusterView, SampleReport, Snippet
 from asrch.domain.scout import ScoutReport
 from asrch.domain.show import ShowReport
-from asrch.domain.text_safety import JSON_ESCAPES, json_path, json_text
+from asrch.domain.text_safety import json_escapes, json_path, json_text
 from asrch.render.lines import cap_text
 from asrch.render.sample import render_sample
 from asrch.render.show import render_show
@@ -46,7 +46,7 @@ def _as_pydantic_prints(report: object) -> str:
     values = answer(report)
     shape = adapter(values["command"])
     printed = shape.dump_json(shape.validate_python(values)).decode()
-    return printed.translate(JSON_ESCAPES) + "\n"
+    return printed.translate(json_escapes()) + "\n"
 
 
 def _check_no_raw_controls(out: str) -> None:

@@ -6,10 +6,10 @@ from typing import NamedTuple
 import pytest
 
 from asrch.domain.text_safety import (
-    JSON_ESCAPES,
     CharClass,
     char_class,
     has_surrogate,
+    json_escapes,
     json_path,
     json_text,
     pastes,
@@ -121,7 +121,7 @@ def test_each_output_shows_each_class_as_the_table_says(row: Row) -> None:
     if row.in_json is None:
         assert has_surrogate(json_text(f"é{char}"))
     else:
-        written = json.dumps(json_text(char), ensure_ascii=False).translate(JSON_ESCAPES)
+        written = json.dumps(json_text(char), ensure_ascii=False).translate(json_escapes())
         assert written == row.in_json
         assert not has_surrogate(json_text(f"é{char}"))
     if row.in_rg is not None:
@@ -216,11 +216,11 @@ def test_json_escapes_are_what_the_encoder_leaves_raw() -> None:
     formats = {
         c for c in _classed() if char_class(chr(c)) in (CharClass.FORMAT, CharClass.INVISIBLE)
     }
-    assert set(JSON_ESCAPES) == {0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *formats}
+    assert set(json_escapes()) == {0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *formats}
     for code in formats:
-        assert json.loads(f'"{JSON_ESCAPES[code]}"') == chr(code)
+        assert json.loads(f'"{json_escapes()[code]}"') == chr(code)
     for code in range(0x20):
-        assert code not in JSON_ESCAPES
+        assert code not in json_escapes()
         assert json.dumps(chr(code), ensure_ascii=False) != f'"{chr(code)}"'
 
 

@@ -6,7 +6,7 @@ the committed schemas."""
 import json
 
 from asrch.contract.build import answer
-from asrch.domain.text_safety import JSON_ESCAPES
+from asrch.domain.text_safety import json_escapes
 
 # Compact and UTF-8, as pydantic writes JSON; `check_circular` off: the values are trees.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
@@ -18,4 +18,4 @@ def render_json(report: object, *, index: str | None = None) -> str:
     built: dict[str, object] = dict(answer(report))
     if index is not None:
         built["index"] = index
-    return _ENCODER.encode(built).translate(JSON_ESCAPES) + "\n"
+    return _ENCODER.encode(built).translate(json_escapes()) + "\n"

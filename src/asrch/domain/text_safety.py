@@ -23,7 +23,7 @@ each output shows each class, and each rule is written once, here.
 The columns: a D2 value (`quote`): a path, a term, a value in an error line, on stdout
 and stderr alike; line text (`visible`): snippet and scope lines, a cluster header's
 path; step (`pastes`): a word of the `next:` command, shell-quoted (`none`: the answer
-has no step); JSON string (`json_text`, `json_path`, `JSON_ESCAPES`): the `--format
+has no step); JSON string (`json_text`, `json_path`, `json_escapes`): the `--format
 json` answer and a tool's structured content; rg's words (`rg_text`): rg's reason for
 refusing a search, in an error line. (1) a path's own `\` is doubled before JSON
 doubles it again: `\\\\`. (2) bare only when made of ASCII letters, digits and
@@ -56,7 +56,7 @@ Why they differ:
   one visible column, a quote or a backslash is itself. The line's ending is stripped
   before (`render/lines.py`).
 - A step is pasted into a shell as one line; a word that cannot be is no step at all.
-- The JSON encoder escapes `"`, `\` and C0 itself; `JSON_ESCAPES` adds DEL, C1 and the
+- The JSON encoder escapes `"`, `\` and C0 itself; `json_escapes` adds DEL, C1 and the
   separators, so no reader splits the answer and no terminal acts on it. A byte that is
   not UTF-8 cannot be in a JSON string: `\xNN`, as the text shows it. No other
   surrogate arrives (os.fsdecode makes only U+DC80-U+DCFF; the MCP wire refuses a
@@ -68,6 +68,7 @@ Why they differ:
   (`backslashreplace`) rather than fail: the output is always UTF-8.
 """
 
+import functools
 import re
 from bisect import bisect_right
 from collections.abc import Iterable
@@ -270,14 +271,21 @@ def pastes(word: str) -> bool:
 
 # JSON strings.
 
-JSON_ESCAPES = {
-    code: _json_escape(code)
-    for code in _codes(
-        CharClass.CONTROL, CharClass.C1, CharClass.SEPARATOR, CharClass.FORMAT, CharClass.INVISIBLE
+
+@functools.cache
+def json_escapes() -> dict[int, str]:
+    """What a JSON encoder leaves raw but asrch escapes (a `str.translate` table).
+    Built on the first JSON answer, not at import: its 4,200 code points cost a text
+    answer's start-up ~2 ms for nothing (docs/performance.md)."""
+    classes = (
+        CharClass.CONTROL,
+        CharClass.C1,
+        CharClass.SEPARATOR,
+        CharClass.FORMAT,
+        CharClass.INVISIBLE,
     )
-    if code >= 0x20  # below: the encoder's own (`\n`, `\u001b`)
-}
-"""What a JSON encoder leaves raw but asrch escapes (a `str.translate` table)."""
+    # Below U+0020: the encoder's own (`\n`, `\u001b`).
+    return {code: _json_escape(code) for code in _codes(*classes) if code >= 0x20}
 
 
 def json_text(value: str) -> str:

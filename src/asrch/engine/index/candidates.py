@@ -20,27 +20,24 @@ locked, of another version, mostly stale) is said once in `note` and never used.
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from asrch.domain.ports import CandidateFiles
 from asrch.domain.query import DEFAULT_OPTIONS, Query, SearchOptions
 from asrch.domain.text_safety import quote
 from asrch.engine.argv import files_argv
-from asrch.engine.index.build import kind_of
-from asrch.engine.index.fresh import Sorted, Stale, listing
-from asrch.engine.index.literals import match_expression, needed_trigrams
 from asrch.engine.index.location import covering
-from asrch.engine.index.opened import Place, kept_open
-from asrch.engine.index.store import (
-    BINARY,
-    TEXT,
-    IndexUnusableError,
-    Stat,
-    meta,
-)
 from asrch.engine.process import Launch
 from asrch.engine.transport import run_to_end
+
+if TYPE_CHECKING:
+    from asrch.engine.index.fresh import Sorted, Stale
+    from asrch.engine.index.opened import Place
+
+# The rest of the index (sqlite3, the store, the walk) is imported once an index covers
+# the directory searched: on a machine that has an index somewhere, every search asks
+# and most find none (`tests/cli/test_imports.py`).
 
 MOST = 0.25
 """Candidates above this share of the text files walked: a scan. The freshness walk
@@ -52,10 +49,6 @@ index is stale. A few changed files cost little to read here, whatever their sha
 STALE_FILES = 1000
 STALE_BYTES = 64 << 20
 """Changed files above this many bytes (read here to tell binary from text): stale."""
-
-
-_Walk = Sorted
-"""One directory as a scan would meet it now, sorted against the index."""
 
 
 PROVEN_OPTIONS = frozenset(("mode", "ignore_case", "type", "glob"))
@@ -82,7 +75,8 @@ class IndexCandidates:
         self._launch = launch
         self._environ = environ
         self._places: dict[str, Place | None] = {}
-        self._walks: dict[str, _Walk | None] = {}
+        self._walks: dict[str, Sorted | None] = {}
+        """Each directory as a scan would meet it now, sorted against the index."""
         self.used = False
         """Some answer of this caller was counted from the index's candidates."""
         self.present = False
@@ -102,6 +96,13 @@ class IndexCandidates:
         place = self._place(target)
         if place is None:  # no index: nothing to read the term's trigrams for
             return None
+        import sqlite3  # noqa: PLC0415 (an index covers `target`: see the imports)
+
+        from asrch.engine.index.literals import (  # noqa: PLC0415 (as sqlite3)
+            match_expression,
+            needed_trigrams,
+        )
+
         grams = needed_trigrams(query)
         if grams is None or not _proven(query.options):
             return None
@@ -142,6 +143,9 @@ class IndexCandidates:
             return None
         root, path = found
         self.present = True
+        from asrch.engine.index.opened import Place, kept_open  # noqa: PLC0415 (found one)
+        from asrch.engine.index.store import IndexUnusableError, meta  # noqa: PLC0415 (as Place)
+
         try:
             opened = kept_open(path)
         except IndexUnusableError as exc:
@@ -151,12 +155,17 @@ class IndexCandidates:
             return None
         return Place(opened, root, real, launch, given, here)
 
-    def _walk(self, target: str, place: Place) -> _Walk | None:
+    def _walk(self, target: str, place: Place) -> Sorted | None:
         if target not in self._walks:
             self._walks[target] = self._walk_now(place)
         return self._walks[target]
 
-    def _walk_now(self, place: Place) -> _Walk | None:
+    def _walk_now(self, place: Place) -> Sorted | None:
+        # Only where an index covers the target (see the imports).
+        from asrch.engine.index.build import kind_of  # noqa: PLC0415
+        from asrch.engine.index.fresh import Sorted, Stale, listing  # noqa: PLC0415
+        from asrch.engine.index.store import BINARY, TEXT, Stat  # noqa: PLC0415
+
         kept = listing(place.real)
         if kept is not None:
             # The MCP server: the walk kept between calls, fresh from inotify (fresh.py).
@@ -197,7 +206,7 @@ class IndexCandidates:
             except OSError:
                 return None
             (binary if kind == BINARY else always).append(name)
-        return _Walk(
+        return Sorted(
             lambda docs: [texts[d] for d in docs if d in texts], always, binary, len(printed)
         )
 
