@@ -148,7 +148,7 @@ def test_an_indexed_search_on_the_command_line_loads_no_watcher(
     assert done.returncode == 0, done.stderr
     modules = imported_modules(tmp_path, "scout", "--format", "json", "connect", ".")
     assert "asrch.engine.index.candidates" in modules, "the index was asked"
-    leaked = sorted(m for m in modules if m in ("ctypes.util", "asrch.engine.index.watch"))
+    leaked = sorted(m for m in modules if m in ("ctypes.util", "asrch.engine.watch"))
     assert not leaked, f"an indexed scout imports {leaked}"
 
 

@@ -21,6 +21,7 @@ is 0 (`build.RACY_NS`), and a search uses candidates however many (`candidates.M
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -36,10 +37,9 @@ from hypothesis import strategies as st
 
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions, make_query
-from asrch.engine.index import KEPT
+from asrch.engine import watched
 from asrch.engine.index import build as index_build
 from asrch.engine.index import candidates as index_candidates
-from asrch.engine.index import fresh as index_fresh
 from asrch.engine.searcher import RipgrepSearcher
 from asrch.server.app import build_server
 from tests.server.helpers import call_tools
@@ -290,19 +290,18 @@ class Served:
             if mode != "regex":
                 calls.append(("survey", {"terms": [term, "beta", "alpha"], **common}))
             answers = []
-            real = os.path.realpath(self.root)
             for side, (server, cache) in enumerate(self.sides):
                 saved = os.environ.get("XDG_CACHE_HOME")
                 os.environ["XDG_CACHE_HOME"] = cache
-                if side:
+                try:
                     # The side without the index keeps nothing between calls either:
                     # its ignore rules are read each call (engine/pins.py keeps them
                     # only for a root kept fresh).
-                    KEPT.discard(real)
-                try:
-                    answers.append(call_tools(server, *calls))
+                    with pytest.MonkeyPatch.context() as patch:
+                        if side:
+                            patch.setattr(watched, "kept", lambda real: False)
+                        answers.append(call_tools(server, *calls))
                 finally:
-                    KEPT.add(real)
                     if saved is None:
                         os.environ.pop("XDG_CACHE_HOME")
                     else:
@@ -319,8 +318,8 @@ class Served:
                 ), call
 
     def close(self) -> None:
-        index_fresh.forget(os.path.realpath(self.root))
-        KEPT.discard(os.path.realpath(self.root))
+        self.sides.clear()  # the servers let go: their root's watch closed
+        gc.collect()
 
 
 def exactness(

@@ -337,7 +337,7 @@ class WalkRules(NamedTuple):
     rules: tuple[bytes, ...]
     entries: int
     watched: bool = False
-    """Whether a watch of the tree's directories (`engine.index.watch`) sees every change
+    """Whether a watch of the tree's directories (`engine.watch`) sees every change
     that could change these rules: no ignore file read through a symlink or of several
     links, no hidden directory read (no rule re-includes one), no rule under a
     directory whose name holds a byte no rule can spell (`glob_name` looks at its

@@ -26,10 +26,27 @@ directory, its last component a link to the pinned object, so that rg prints `su
 for a search of `sub/x` and a root's rule `sub/x/a` means what it says. The rules rg
 gets apply exactly as rg would apply the root's ignore files to a walk of the root.
 
-The MCP server keeps the rules between calls where a watch of the root sees every change
-that could change them (`_Kept`): a call whose root's watch (`engine.index.watch`, made
-by a search under the root's index) has met no structural change since the rules were
-read uses them again, and counts the walk's entries again only if any event came.
+The MCP server keeps a walk's rules and entry count between calls, for every root it
+serves, indexed or not, where the root's inotify watch (`engine.watch`, one a root,
+`engine.watched`) sees every change that could change them (`_Kept`). Why that is exact:
+the rules are read from the ignore files of the directories a walk may enter (and of
+those from the root down to it); which ignore files those are, and what they hold, can
+change only by an ignore file (or `.git`, `info/exclude`) made, written, removed,
+renamed or its mode changed, or a directory made, removed, renamed or its mode changed,
+and each of these queues an event in the call that makes it, before the call returns,
+in the watch of the directory it happens in: a structural change (`Watch.settled`). The
+watch is read (and, after a structural change, set on every directory again) before
+the rules are read, and the rules kept with the count it gave: a change during the read
+is counted after it, so the next call reads again. A call that finds the count
+unchanged has met no such change since the read: the rules read then are the rules now.
+What the watch cannot vouch for is never kept (`WalkRules.watched`: an ignore file read
+through a link or of several links, which a write elsewhere changes; a hidden directory
+a rule re-includes, which the watch does not enter; a directory whose name no rule can
+spell), nor a walk below a hidden or excluded directory. The entry count (how large
+the walk is, `PinnedWalk.entries`) is counted again after any entry was made, removed
+or renamed (`Watch.listings`); a file's content written changes neither. Where the
+watch cannot be had (not Linux, the user's watch limit, the queue overflowed: a
+structural change), the call reads the rules itself, as it always did.
 
 Not pinned: what rg itself opens while walking a pinned directory (it never follows a
 symlink it meets there, D21; a directory swapped for one while rg is between its
@@ -49,7 +66,7 @@ from asrch.domain.text_safety import PATH_ECHO_MAX, quote_cut
 
 if TYPE_CHECKING:
     from asrch.engine.ignore_files import Above
-    from asrch.engine.index.watch import Watch
+    from asrch.engine.watch import Watch
 
 _BASE = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC if hasattr(os, "O_PATH") else 0
 
@@ -79,12 +96,12 @@ class PinnedWalk(NamedTuple):
 
 
 class _Kept(NamedTuple):
-    """A walk's ignore rules as read after the watch's queue was read at `structural`
-    and `events` (`Watch.settled`)."""
+    """A walk's ignore rules and entries as read after its root's watch was read at
+    `structural` and `listings` (`Watch.settled`)."""
 
     watch: object
     structural: int
-    events: int
+    listings: int
     rules: tuple[bytes, ...]
     entries: int
 
@@ -94,17 +111,15 @@ _KEPT_LOCK = threading.Lock()
 
 
 def _watch_of(root: str, parts: Sequence[str]) -> "Watch | None":
-    """The watch that sees every directory of a walk of `parts` below `root`, if one is
-    kept (an indexed root of the MCP server): none below a hidden or excluded directory,
-    which it does not watch."""
+    """The watch that sees every directory of a walk of `parts` below `root`, if the
+    root is kept (an MCP server's): none below a hidden or excluded directory, which it
+    does not watch."""
     from asrch.domain.exclusions import EXCLUDED_DIRS  # noqa: PLC0415
-    from asrch.engine.index import KEPT  # noqa: PLC0415
+    from asrch.engine import watched  # noqa: PLC0415
 
-    if root not in KEPT or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts):
+    if not watched.kept(root) or any(p.startswith(".") or p in EXCLUDED_DIRS for p in parts):
         return None
-    from asrch.engine.index.fresh import watched  # noqa: PLC0415 (an indexed root only)
-
-    return watched(root)
+    return watched.watch_of(root)
 
 
 class Pins:
@@ -226,18 +241,19 @@ class Pins:
         watch = _watch_of(root, parts)
         settled = None
         if watch is not None:
-            with contextlib.suppress(OSError):  # no watch to be had (the limit): read
+            with contextlib.suppress(OSError):  # it could not cover the tree: read
                 settled = watch.settled()  # before the read: a later change is seen
+        key = (tuple(real for real, _ in self._roots), path)
         if watch is None or settled is None:
             read = pinned_rules(above, pinned, path, prefix, self.inside)
             return read.rules, read.entries
-        structural, events = settled
-        key = (tuple(real for real, _ in self._roots), path)
+        structural, listings = settled
         with _KEPT_LOCK:
             kept = _KEPT.get(key)
         if kept is not None and kept.watch is watch and kept.structural == structural:
-            entries = kept.entries if kept.events == events else entries_met(pinned, path)
             rules = kept.rules
+            same = kept.listings == listings
+            entries = kept.entries if same else entries_met(pinned, path)
         else:
             read = pinned_rules(above, pinned, path, prefix, self.inside)
             if not read.watched:
@@ -246,7 +262,9 @@ class Pins:
                 return read.rules, read.entries
             rules, entries = read.rules, read.entries
         with _KEPT_LOCK:
-            _KEPT[key] = _Kept(watch, structural, events, rules, entries)
+            for stale in [k for k, v in _KEPT.items() if getattr(v.watch, "closed", True)]:
+                del _KEPT[stale]  # a root no server keeps now
+            _KEPT[key] = _Kept(watch, structural, listings, rules, entries)
         return rules, entries
 
     def _rooted(self, path: str) -> tuple[str, list[str]] | None:

@@ -14,6 +14,7 @@ call that is cancelled (by the client, or because the client went away) stops an
 its children before the cancellation goes on.
 """
 
+import weakref
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -39,8 +40,7 @@ from asrch.domain.errors import AsrchError, InputError
 from asrch.domain.index_use import index_use
 from asrch.domain.limits import FILTERS_MAX
 from asrch.domain.text_safety import quote
-from asrch.engine import pins
-from asrch.engine.index import keep_fresh
+from asrch.engine import pins, watched
 from asrch.engine.process import Children
 from asrch.engine.scope_memo import ScopeMemo
 from asrch.engine.scope_reader import ScopeReader
@@ -95,8 +95,9 @@ class Calls:
         self._transport = transport
         # Resolves rg once, on the first call: a missing rg is each call's engine error.
         self._engine = RipgrepSearcher(rg)
-        # D58: an index under a root is kept fresh between calls (inotify), not walked.
-        keep_fresh(roots.real)
+        # D58, issue 41: a root's walk (an index's, a call's ignore rules) is kept fresh
+        # between calls (inotify), not walked again; let go when the server is.
+        weakref.finalize(self, watched.keep_fresh(roots.real))
         # Scope lines outlive a call, for files that read the same bytes (issue 41).
         self.scope_memo = ScopeMemo()
 

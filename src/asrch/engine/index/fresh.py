@@ -1,5 +1,5 @@
 """The MCP server's freshness check (D58): the walk of a root kept between calls and
-brought up to date from inotify (`watch.py`) instead of made again on every call.
+brought up to date from inotify (`engine/watch.py`) instead of made again on every call.
 
 What a call needs is what the command line's walk gives it (candidates.py): which files
 a walk of the root meets now, each with its stat, sorted against the index (fresh text,
@@ -27,15 +27,15 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from asrch.engine import watched
 from asrch.engine.argv import BASE_FLAGS
-from asrch.engine.index import KEPT
 from asrch.engine.index.build import kind_of
 from asrch.engine.index.opened import Opened, Place
 from asrch.engine.index.store import BINARY, TEXT, Stat
 from asrch.engine.transport import run_to_end
 
 if TYPE_CHECKING:  # ctypes and libc are loaded only where a server keeps a root
-    from asrch.engine.index.watch import Watch
+    from asrch.engine.watch import Watch
 
 
 class Sorted(NamedTuple):
@@ -217,36 +217,23 @@ def _list(
     return [(raw[head:].lstrip(b"/"), os.fsdecode(raw)) for raw in output.split(b"\0")[:-1]]
 
 
-_LISTINGS: dict[str, Listing | None] = {}
+_LISTINGS: dict[str, Listing] = {}
 _LISTINGS_LOCK = threading.Lock()
 
 
 def listing(real: str) -> Listing | None:
     """The kept walk of `real`, made on first use; None if `real` is not kept or cannot
-    be watched (then each call walks)."""
-    if real not in KEPT:
+    be watched (then each call walks). One per watch (`engine.watched`): a root watched
+    anew is walked anew."""
+    if not watched.kept(real):
         return None
-    from asrch.engine.index.watch import Watch  # noqa: PLC0415 (a server's root only)
-
+    watch = watched.watch_of(real)
     with _LISTINGS_LOCK:
-        if real not in _LISTINGS:
-            try:
-                _LISTINGS[real] = Listing(Watch(real))
-            except OSError:
-                _LISTINGS[real] = None
-        return _LISTINGS[real]
-
-
-def watched(real: str) -> Watch | None:
-    """The watch of `real`'s kept walk, if a search under its index has made one."""
-    with _LISTINGS_LOCK:
+        for gone in [root for root, kept in _LISTINGS.items() if kept.watch.closed]:
+            del _LISTINGS[gone]
+        if watch is None:
+            return None
         kept = _LISTINGS.get(real)
-    return None if kept is None else kept.watch
-
-
-def forget(real: str) -> None:
-    """Stop keeping the walk of `real` (its watch closed): a test's tree, gone."""
-    with _LISTINGS_LOCK:
-        kept = _LISTINGS.pop(real, None)
-    if kept is not None:
-        kept.watch.close()
+        if kept is None or kept.watch is not watch:
+            kept = _LISTINGS[real] = Listing(watch)
+        return kept

@@ -17,6 +17,13 @@ ignore files above its operand). What is told: the directories with an event abo
 file in them, and whether the walk itself may have changed (a directory made, removed or
 renamed; an ignore file or `.git` touched; the kernel's queue overflowed): then the
 caller walks again.
+
+Two readers share one watch of a served root: the index's kept walk (`index/fresh.py`,
+`changes`) and a call's kept ignore rules (`engine/pins.py`, `settled`). A watch that
+cannot cover its tree (the user's watch limit reached, or more than `DIRECTORIES_MAX`
+directories: one server should not take the watches every other program of the user
+shares) closes, and every later read of it raises `OSError`: its readers then read the
+tree each call, as without a watch.
 """
 
 from __future__ import annotations
@@ -55,6 +62,10 @@ _MASK = (
 _NONBLOCK, _CLOEXEC = os.O_NONBLOCK, 0o2000000
 _HEAD = struct.Struct("iIII")
 _EXCLUDED = frozenset(os.fsencode(name) for name in EXCLUDED_DIRS)
+_LISTED = _CREATE | _DELETE | _MOVED_FROM | _MOVED_TO
+
+DIRECTORIES_MAX = 1 << 16
+"""The most directories one watch covers (the user's limit here is 192,540, shared)."""
 
 
 class Changes(NamedTuple):
@@ -80,7 +91,8 @@ def _libc() -> ctypes.CDLL | None:
 
 class Watch:
     """The inotify watch of one root (its real path). `OSError` if one cannot be set
-    (not Linux, the watch limit reached): the caller checks freshness by walking."""
+    (not Linux, the watch limit reached, `DIRECTORIES_MAX`), or, from any read, once it
+    could not cover its tree again: the caller checks freshness by walking."""
 
     def __init__(self, root: str) -> None:
         libc = _libc()
@@ -91,7 +103,7 @@ class Watch:
         fd = libc.inotify_init1(_NONBLOCK | _CLOEXEC)
         if fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
-        self._fd = fd
+        self._fd: int = fd
         self._dirs: dict[int, bytes] = {}
         self._git: set[int] = set()
         """The `.git` directories and their `info`: only `info` and `exclude` matter."""
@@ -101,8 +113,10 @@ class Watch:
         """Read from the kernel's queue, not yet handed to `changes`' caller."""
         self.structural = 0
         """How many reads of the queue found the walk may have changed (`Changes`)."""
-        self.events = 0
-        """How many reads of the queue found any event (a hidden file's too)."""
+        self.listings = 0
+        """How many reads of the queue found an entry made, removed or renamed in a
+        directory below the root (a hidden one's too): what a count of the entries a
+        walk meets may change by. A file written or its mode changed is not counted."""
         self._covered = 0
         """`structural` when `cover` last began: equal, every directory is watched."""
         try:
@@ -136,18 +150,36 @@ class Watch:
             self._add(git)
             self._add(os.path.join(git, b"info"))
 
+    @property
+    def closed(self) -> bool:
+        return self._fd < 0
+
     def cover(self) -> None:
         """Watch every directory below the root (again after a directory was made or
         moved: before the caller walks again, so nothing made in it after that walk is
-        missed)."""
+        missed). One it cannot watch closes the watch (`OSError`): a directory left
+        unwatched would hide its changes from every later read."""
         with self._lock:
+            self._open()
             self._covered = self.structural
-            self._cover()
+            try:
+                self._cover()
+            except OSError:
+                self.close()
+                raise
+
+    def _open(self) -> None:
+        if self._fd < 0:
+            raise OSError(errno.EBADF, "the watch was closed: walk instead")
 
     def _cover(self) -> None:
         pending = [self.root]
+        met = 0
         while pending:
             here = pending.pop()
+            met += 1
+            if met > DIRECTORIES_MAX:
+                raise OSError(errno.ENOSPC, f"more than {DIRECTORIES_MAX} directories")
             self._add(here)  # again for one watched: the same wd, its path now
             self._add_git(here)
             try:
@@ -167,6 +199,7 @@ class Watch:
     def changes(self) -> Changes:
         """Every event queued since the last call, read now."""
         with self._lock:
+            self._open()
             self._drain()
             changes = Changes(frozenset(self._pending), self._pending_again)
             self._pending, self._pending_again = set(), False
@@ -174,24 +207,25 @@ class Watch:
 
     def settled(self) -> tuple[int, int]:
         """The queue read now (its events kept for `changes`), every directory watched
-        (`cover` again after a structural change): (`structural`, `events`). A caller
+        (`cover` again after a structural change): (`structural`, `listings`). A caller
         that read the tree after this and finds `structural` unchanged later knows no
-        directory was made, moved or removed and no ignore file touched in between."""
+        directory was made, moved or removed and no ignore file touched in between; and
+        `listings` unchanged, that no entry was made, removed or renamed either."""
         with self._lock:
+            self._open()
             self._drain()
             if self._covered != self.structural:
                 self.cover()
-            return self.structural, self.events
+            return self.structural, self.listings
 
     def _drain(self) -> None:
         directories: set[bytes] = set()
-        again = read = False
+        again = listed = False
         while True:
             try:
                 data = os.read(self._fd, 1 << 16)
             except BlockingIOError:
                 break
-            read = read or bool(data)
             offset = 0
             while offset < len(data):
                 wd, mask, _, size = _HEAD.unpack_from(data, offset)
@@ -215,6 +249,7 @@ class Watch:
                     continue
                 if directory != self.root and not directory.startswith(self.root + b"/"):
                     continue  # above the root: only its ignore files matter
+                listed = listed or bool(mask & _LISTED)
                 if mask & (_DELETE_SELF | _MOVE_SELF):
                     again = True
                 elif name.startswith(b"."):
@@ -226,9 +261,9 @@ class Watch:
         if again:
             self.structural += 1
             self._pending_again = True
-        if read:
-            self.events += 1
-            self._pending |= directories
+        if listed:
+            self.listings += 1
+        self._pending |= directories
 
     def close(self) -> None:
         if self._fd >= 0:
