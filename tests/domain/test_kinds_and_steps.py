@@ -1,14 +1,32 @@
 """D35's kinds, D36's survey step, D34's binary note, the broad note by mode and D32's
 listed path line: the rules the goldens show once, held over their edge cases."""
 
-import pytest
+import posixpath
 
-from asrch.domain.counting import FileCount, Tally
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from asrch.domain.counting import FileCount, Tally, relative_to
+from asrch.domain.limits import TEST_FILES_MAX
 from asrch.domain.modes import Mode
 from asrch.domain.next_step import survey_step
 from asrch.domain.notices import BinaryNotice, BroadNotice
 from asrch.domain.query import Query
-from asrch.domain.scout import kind_below, kind_counts, kind_of, next_file
+from asrch.domain.scout import (
+    DOCS_FOLDERS,
+    DOCS_SUFFIXES,
+    GENERATED_NAMES,
+    GENERATED_SUFFIXES,
+    KINDS,
+    TEST_FOLDERS,
+    kind_below,
+    kind_counts,
+    kind_of,
+    kinds_below,
+    next_file,
+)
+from asrch.domain.scout_folds import TEST_SUFFIXES, FoldedLines, files_for_tests
 from asrch.domain.words import spelled
 from asrch.render.notices import notice_text
 from asrch.render.scout import listed_path_line
@@ -209,3 +227,98 @@ def test_a_capped_scan_is_never_listed() -> None:
     assert not lists(Tally(files=(FileCount("a", 21),)))
     assert not lists(Tally(files=(FileCount("a", 5),), capped=True))
     assert not lists(Tally())
+
+
+# --- the fast kinds equal the plain definition (a scout past the cap asks 8,000 files) ---
+
+
+def _plain_kind_of(path: str) -> str:
+    """D35 as first written: every folder of the path looked at for every file."""
+    *folders, name = path.split("/")
+    if name in GENERATED_NAMES or name.endswith(GENERATED_SUFFIXES):
+        return "generated"
+    if (
+        any(f in TEST_FOLDERS for f in folders)
+        or name.startswith("test_")
+        or "_test." in name
+        or ".test." in name
+        or ".spec." in name
+    ):
+        return "test"
+    if any(f in DOCS_FOLDERS for f in folders) or name.lower().endswith(DOCS_SUFFIXES):
+        return "docs"
+    return "source"
+
+
+def _plain_kind_below(path: str, target: str) -> str:
+    below = relative_to(path, target)
+    if below == path:
+        below = posixpath.basename(path) if path == target else path.removeprefix("./")
+    return _plain_kind_of(below)
+
+
+_part = st.sampled_from(
+    ["a", "", ".", "test", "tests", "docs", "doc", "x.md", "test_a.py", "a_test.go",
+     "a.spec.js", "yarn.lock", "a-lock.json", "src", "A.RST"]
+)  # fmt: skip
+
+
+@st.composite
+def _files(draw: st.DrawFn) -> tuple[str, list[FileCount]]:
+    """Paths under a target as rg prints them, and some that are not (the target itself,
+    other spellings): the fast path must agree on every string."""
+    target = draw(st.sampled_from([".", "./", "src", "src/", "/abs/test", "/", "src/a.py"]))
+    paths = draw(
+        st.lists(
+            st.one_of(
+                st.lists(_part, min_size=1, max_size=4).map(
+                    lambda parts: (
+                        (target if target.endswith("/") else target + "/") + "/".join(parts)
+                    )
+                ),
+                st.lists(_part, min_size=1, max_size=4).map("/".join),
+                st.just(target),
+            ),
+            max_size=25,
+        )
+    )
+    counts = draw(st.lists(st.integers(1, 4), min_size=len(paths), max_size=len(paths)))
+    return target, [FileCount(p, n) for p, n in zip(paths, counts, strict=True)]
+
+
+@given(_files(), st.lists(st.integers(0, 4), max_size=25))
+# A folder rg printed that a file with no name shares: judged on its own (`tests/`).
+@example(("/abs/test", [FileCount("/abs/test/x", 1), FileCount("/abs/test/", 1)]), [])
+def test_fast_kinds_and_next_file_equal_the_plain_definition(
+    tree: tuple[str, list[FileCount]], folds: list[int]
+) -> None:
+    target, files = tree
+    for f in files:
+        assert kind_of(f.path) == _plain_kind_of(f.path)
+    kinds = kinds_below(files, target)
+    assert kinds == [_plain_kind_below(f.path, target) for f in files]
+    per_file = {f.path: min(n, f.matches) for f, n in zip(files, folds, strict=False)}
+    folded = FoldedLines(0, sum(per_file.values()), per_file)
+    for fold in (None, folded):
+        by = fold.per_file if fold is not None else {}
+        plain = (
+            min(
+                files,
+                key=lambda f: (
+                    KINDS.index(_plain_kind_below(f.path, target)),
+                    -(f.matches - by.get(f.path, 0)),
+                    -f.matches,
+                    relative_to(f.path, target),
+                ),
+            )
+            if files
+            else None
+        )
+        assert next_file(tuple(files), target, fold) is plain
+    assert kind_counts(tuple(files), target) == kind_counts(tuple(files), target, kinds)
+    plain_tests = [
+        f.path
+        for f in sorted(files, key=lambda f: (-f.matches, f.path))
+        if f.path.lower().endswith(TEST_SUFFIXES) and kind_below(f.path, target) != "test"
+    ][:TEST_FILES_MAX]
+    assert files_for_tests(files, lambda p: kind_below(p, target)) == plain_tests

@@ -1,6 +1,7 @@
 """`scout`: one term's distribution over one path."""
 
 import posixpath
+from collections.abc import Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from asrch.domain.counting import FileCount, Ranked, Tally, relative_to, top_directories, top_files
@@ -54,18 +55,32 @@ def kind_of(path: str) -> Kind:
     """D35, by a path alone: a lockfile by its name (`generated`), else a test by its
     folder or name, else docs by folder or extension, else source. Scout asks it of the
     path below the searched path (`kind_below`)."""
-    *folders, name = path.split("/")
+    folders, _, name = path.rpartition("/")
+    return _kind_by_name(name, _folders_say(folders))
+
+
+def _folders_say(folders: str) -> tuple[bool, bool]:
+    """Whether a folder of the `/`-joined `folders` says test, and whether one says docs."""
+    if not folders:
+        return False, False
+    parts = folders.split("/")
+    return any(f in TEST_FOLDERS for f in parts), any(f in DOCS_FOLDERS for f in parts)
+
+
+def _kind_by_name(name: str, folders: tuple[bool, bool]) -> Kind:
+    """`kind_of` of a file named `name`, its folders' verdicts given (`_folders_say`)."""
+    in_tests, in_docs = folders
     if name in GENERATED_NAMES or name.endswith(GENERATED_SUFFIXES):
         return "generated"
     if (
-        any(f in TEST_FOLDERS for f in folders)
+        in_tests
         or name.startswith("test_")
         or "_test." in name
         or ".test." in name
         or ".spec." in name
     ):
         return "test"
-    if any(f in DOCS_FOLDERS for f in folders) or name.lower().endswith(DOCS_SUFFIXES):
+    if in_docs or name.lower().endswith(DOCS_SUFFIXES):
         return "docs"
     return "source"
 
@@ -75,10 +90,34 @@ def kind_below(path: str, target: str) -> Kind:
     tree gets the same kinds however the path is spelled and whatever folders lie above
     it (`.` from inside `test/proj`, or `test/proj` from outside). A file named as the
     path is told by its name."""
+    return kind_of(_below(path, target))
+
+
+def _below(path: str, target: str) -> str:
     below = relative_to(path, target)
     if below == path:
         below = posixpath.basename(path) if path == target else path.removeprefix("./")
-    return kind_of(below)
+    return below
+
+
+def kinds_below(files: Iterable[FileCount], target: str) -> list[Kind]:
+    """`kind_below` of each file, in order: what a scout past the cap asks of thousands
+    of files, so each folder rg printed is judged once. A file's folders below the
+    target depend on the folder rg printed alone when that folder is at least as long
+    as the target (the target then never reaches into the file's name) and the file is
+    not the target itself; any other file is judged on its own."""
+    by_folder: dict[str, tuple[bool, bool]] = {}
+    kinds: list[Kind] = []
+    for f in files:
+        printed, _, name = f.path.rpartition("/")
+        shared = bool(name) and f.path != target and len(printed) >= len(target)
+        said = by_folder.get(printed) if shared else None
+        if said is None:
+            said = _folders_say(_below(f.path, target).rpartition("/")[0])
+            if shared:
+                by_folder[printed] = said
+        kinds.append(_kind_by_name(name, said))
+    return kinds
 
 
 class KindCount(NamedTuple):
@@ -120,34 +159,45 @@ def lists(tally: Tally) -> bool:
     return not tally.capped and 0 < tally.matches <= SCOUT_LIST_MAX
 
 
-def kind_counts(files: tuple[FileCount, ...], target: str) -> tuple[KindCount, ...]:
+def kind_counts(
+    files: tuple[FileCount, ...], target: str, kinds: Sequence[Kind] | None = None
+) -> tuple[KindCount, ...]:
+    """`kinds`: each file's `kind_below`, in order, where the caller has them."""
     matches = dict.fromkeys(KINDS, 0)
     counted = dict.fromkeys(KINDS, 0)
-    for f in files:
-        kind = kind_below(f.path, target)
+    for f, kind in zip(files, kinds_below(files, target) if kinds is None else kinds, strict=True):
         matches[kind] += f.matches
         counted[kind] += 1
     return tuple(KindCount(k, matches[k], counted[k]) for k in KINDS if counted[k])
 
 
 def next_file(
-    files: tuple[FileCount, ...], target: str, folded: FoldedLines | None = None
+    files: tuple[FileCount, ...],
+    target: str,
+    folded: FoldedLines | None = None,
+    kinds: Sequence[Kind] | None = None,
 ) -> FileCount | None:
     """D35: the top file of `source`, then `test`, `docs`, `generated` (most matching lines,
     ties by relative path as in `top_files`), over every matching file; with `folded`
-    (D53), by the lines outside header comments and tests first."""
+    (D53), by the lines outside header comments and tests first. `kinds`: each file's
+    `kind_below`, in order, where the caller has them."""
     if not files:
         return None
     per_file = folded.per_file if folded is not None else {}
-    return min(
-        files,
-        key=lambda f: (
-            KINDS.index(kind_below(f.path, target)),
-            -(f.matches - per_file.get(f.path, 0)),
-            -f.matches,
-            relative_to(f.path, target),
-        ),
-    )
+    if kinds is None:
+        kinds = kinds_below(files, target)
+    # The least (kind, lines) first, then the relative path among those tied only: a
+    # scout past the cap has thousands of files and few ties.
+    keys = [
+        (_KIND_RANK[kind], -(f.matches - per_file.get(f.path, 0)), -f.matches)
+        for f, kind in zip(files, kinds, strict=True)
+    ]
+    best = min(keys)
+    tied = [f for f, key in zip(files, keys, strict=True) if key == best]
+    return min(tied, key=lambda f: relative_to(f.path, target))
+
+
+_KIND_RANK = {kind: rank for rank, kind in enumerate(KINDS)}
 
 
 def listed_path(file: str, target: str, *, directory: bool) -> str:
@@ -173,7 +223,8 @@ def build_scout_report(
     files whose scope lines were not read, being too large."""
     if listed or not ranks(folded, tally.matches):
         folded = None
-    chosen = next_file(tally.files, path, folded)
+    kinds = kinds_below(tally.files, path)
+    chosen = next_file(tally.files, path, folded, kinds)
     notices: list[Notice] = search_notices(query, tally, path, directory=directory)
     if not directory and not listed and tally.matches and not tally.capped:
         notices.append(UnlistedNotice(matches=tally.matches))
@@ -204,6 +255,6 @@ def build_scout_report(
             relative_to(chosen.path, path) if chosen is not None else None,
             directory=directory,
         ),
-        kinds=kind_counts(tally.files, path),
+        kinds=kind_counts(tally.files, path, kinds),
         listed=listed,
     )

@@ -46,12 +46,13 @@ def header_files(files: Sequence[FileCount]) -> list[str]:
 def files_for_tests(files: Sequence[FileCount], kind_of: Callable[[str], str]) -> list[str]:
     """The files looked at for test regions: the `TEST_FILES_MAX` Python and Rust files
     with the most matching lines that are not test files by their path."""
-    chosen = [
-        f.path
-        for f in _most_first(files)
-        if f.path.lower().endswith(TEST_SUFFIXES) and kind_of(f.path) != "test"
-    ]
-    return chosen[:TEST_FILES_MAX]
+    chosen: list[str] = []
+    for f in _most_first(files):
+        if len(chosen) == TEST_FILES_MAX:
+            break  # the rest are never looked at: no kind asked of thousands of files
+        if f.path.lower().endswith(TEST_SUFFIXES) and kind_of(f.path) != "test":
+            chosen.append(f.path)
+    return chosen
 
 
 def folded_lines(
