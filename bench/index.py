@@ -19,7 +19,9 @@ without, and with `--release-src DIR` the release checked out there, 0.1.0: a sc
   (start-up, freshness check, lookup, verification, measured in process);
 - a warm `asrch mcp` answering the rare scout, beside `rg --count`: with nothing
   changed between calls, and (on the trees the bench wrote) with one file written
-  before each call (the server's walk brought up to date from inotify).
+  before each call (the server's walk brought up to date from inotify);
+- a warm `asrch mcp` answering survey 12 x 1 with the index and without it, beside
+  the one rg pass.
 """
 
 from __future__ import annotations
@@ -186,6 +188,44 @@ def mcp_rows(tree: Path, cache: Path, repeat: int, rare: str, *, edit: bool) -> 
     return rows
 
 
+def mcp_survey_row(tree: Path, cache: Path, empty: Path, repeat: int) -> str:
+    """The warm server's survey 12 x 1 with the index and without it (each its own
+    server, kept over the run), against one `rg --count -e ...` pass, interleaved."""
+    from bench.server import Server
+
+    servers = []
+    for directory in (cache, empty):
+        _env(str(directory))
+        servers.append(Server([tree]))
+    terms = {"terms": list(SURVEY_TERMS)}
+    try:
+        for server in servers:
+            for _ in range(2):
+                server.call("survey", terms)
+        indexed: list[float] = []
+        scan: list[float] = []
+        rg: list[float] = []
+        cpu: list[list[float]] = [[], [], []]
+        for _ in range(repeat):
+            for number, (served, times) in enumerate(((servers[0], indexed), (servers[1], scan))):
+                before = served.cpu_seconds()
+                times.append(served.call("survey", terms))
+                cpu[number].append(served.cpu_seconds() - before)
+            one_pass = timed(rg_count_all(SURVEY_TERMS, [str(tree)]))
+            rg.append(one_pass.seconds)
+            cpu[2].append(one_pass.cpu_seconds)
+    finally:
+        for server in servers:
+            server.close()
+    i, r, s = _median(indexed), _median(rg), _median(scan)
+    ci, cs, cr = (_median(c) for c in cpu)
+    return (
+        f"  MCP warm survey 12 x 1: indexed {i * 1000:.0f} ms, rg {r * 1000:.0f} ms, scan"
+        f" {s * 1000:.0f} ms; indexed/rg {i / r:.2f}x (goal <= 1.0x), scan/rg {s / r:.2f}x;"
+        f" CPU indexed/rg {ci / cr:.2f}x, scan/rg {cs / cr:.2f}x"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.index")
     parser.add_argument("--repeat", type=int, default=5)
@@ -226,6 +266,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(breakdown(tree, cache, args.repeat, rare), flush=True)
             for line in mcp_rows(tree, cache, args.repeat, rare, edit=tree != trees.stdlib()):
                 print(line, flush=True)
+            print(mcp_survey_row(tree, cache, empty, args.repeat), flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

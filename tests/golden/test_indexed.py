@@ -55,6 +55,7 @@ def _check(example: Example, trees: Trees, cache: Path) -> None:
 def _candidates_however_many(monkeypatch: pytest.MonkeyPatch) -> None:
     """The corpus has 21 files: most terms would scan (more than 25 % of them match)."""
     monkeypatch.setattr(index_candidates, "MOST", 1.0)
+    monkeypatch.setattr(index_candidates, "UNION_MOST", 1.0)
 
 
 @pytest.mark.parametrize("example", CHOSEN, ids=_ids(CHOSEN))

@@ -174,6 +174,10 @@ class Candidates(Protocol):
         superset), with every file changed since the index; None: scan them all."""
         ...
 
+    def union(self, queries: Sequence[Query], target: str) -> CandidateFiles | None:
+        """`candidates` of all `queries` together (one read of them all); None: scan."""
+        ...
+
 
 class Searcher(Files, Types, Counts, Lines, Protocol):
     """The four concerns the use cases ask of a search engine, which one adapter may

@@ -322,13 +322,20 @@ def lines_argv(
 
 
 def spots_argv(
-    rg: str, query: Query, patterns: Sequence[str], target: str, *, cap: int, log_binary: bool
+    rg: str,
+    query: Query,
+    patterns: Sequence[str],
+    targets: Sequence[str],
+    *,
+    cap: int,
+    log_binary: bool,
 ) -> list[str]:
     """Each match of any of the `patterns` (searched as `query`'s mode searches) as
     `N NUL MATCH` on a line of its own (`N` its line), grouped per file as `lines_argv`
     groups lines; unsorted (rg's parallel walk: each file's records printed whole,
-    files in no set order), at most `cap` matching lines a file. With `log_binary`, the
-    debug log naming each binary file met."""
+    files in no set order), at most `cap` matching lines a file. `targets`: the
+    directory walked, or the files an index named (D58). With `log_binary`, the debug
+    log naming each binary file met."""
     mode_flags = [f for f in pattern_args(query) if not is_pattern_arg(f)]
     return [
         rg,
@@ -347,7 +354,7 @@ def spots_argv(
         *mode_flags,
         *(pattern_arg(p) for p in patterns),
         "--",
-        operand(target),
+        *map(operand, targets),
     ]
 
 

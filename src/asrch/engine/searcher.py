@@ -330,6 +330,9 @@ class RipgrepSearcher:
             return self.count_many([(q, target) for q in queries], cap=cap)
         if not os.path.isdir(self._launch.here(target)):
             return self.count_many([(q, target) for q in queries], cap=cap)
+        spotted = self._count_union(queries, target, cap=cap)
+        if spotted is not None:
+            return spotted
         if all(self._chosen(q, target) is not None for q in queries):
             # What the one-pass plan answers, from the candidates: without the census,
             # the binary files are said only where no term matched (`one_pass`).
@@ -346,6 +349,43 @@ class RipgrepSearcher:
         except RgRefusedError:
             # Whose fault: each query alone says (and blames it).
             return self.count_many([(q, target) for q in queries], cap=cap)
+
+    def _count_union(
+        self, queries: Sequence[Query], target: str, *, cap: int
+    ) -> list[Tally] | None:
+        """The parallel plan (`engine.spots`) over the files an index names for any of
+        the queries (D58), or None: no index, the plan does not fit, or the scan must
+        say it."""
+        from asrch.engine.spots import count_spotted_files, spot_patterns
+
+        source = self._source()
+        if source is None or (spots := spot_patterns(queries)) is None:
+            return None
+        chosen = source.union(queries, target)
+        if chosen is None:
+            return None
+        from asrch.engine.index.verify import path_batches
+
+        try:
+            tallies = count_spotted_files(
+                self.rg,
+                queries,
+                target,
+                spots,
+                batches=path_batches(chosen.files),
+                binary=chosen.binary,
+                cap=cap,
+                launch=self._launch,
+            )
+        except RgRefusedError:
+            return None  # whose fault: each query alone says (and blames it)
+        if tallies is None:
+            return None
+        # As the one-pass plan answers: without the census, the binary files are said
+        # only where no term matched (`one_pass`).
+        if not self._census and any(t.files for t in tallies):
+            return [t._replace(binary=0) for t in tallies]
+        return tallies
 
     def count(self, query: Query, target: str, *, cap: int, census: bool = False) -> Tally:
         from asrch.engine.counts import count_files

@@ -26,6 +26,7 @@ cost rg memory: at most `cap` lines of it, however many matches a line holds.
 """
 
 import enum
+import os
 import re
 from collections.abc import Callable, Sequence
 from itertools import compress
@@ -38,7 +39,8 @@ from asrch.domain.query import Query
 from asrch.engine.argv import spots_argv
 from asrch.engine.counts import kept_by_filters, path_order
 from asrch.engine.process import Launch
-from asrch.engine.transport import RgCall
+from asrch.engine.stderr import RgSaid
+from asrch.engine.transport import Ended, RgCall
 from asrch.engine.walk_output import cut_each, looks_binary_after_match, said_by_walk
 
 _TERM_MAX = 256
@@ -163,8 +165,85 @@ def count_spotted(
     launch = launch.walking(target)
     given = launch.operand(target)
     kept = kept_by_filters(queries[0], target, given) if queries[0].filters.active else None
+    argv = spots_argv(rg, queries[0], spots.patterns, [given], cap=cap, log_binary=log)
     files = _SpottedFiles(spots, len(queries), cap=cap, kept=kept)
-    argv = spots_argv(rg, queries[0], spots.patterns, given, cap=cap, log_binary=log)
+    ended = _spotted(argv, launch, files)
+    if isinstance(ended, Unspotted):
+        return ended
+    said = said_by_walk(argv, ended, printed=files.printed_files > 0, log=log)
+    # rg's log names a binary file as its printer prints paths, `/` as NUL: the
+    # filters read paths (`!sub/` kept every binary file under `sub/`).
+    binary = [p.replace(b"\0", b"/") for p in said.binary_paths()] if said.binary else []
+    return _cut(
+        files.paths,
+        files.counts,
+        queries=len(queries),
+        target=target,
+        said=said,
+        binary=binary,
+        kept=kept,
+        cap=cap,
+        given=given,
+    )
+
+
+def count_spotted_files(
+    rg: str,
+    queries: Sequence[Query],
+    target: str,
+    spots: SpotPatterns,
+    *,
+    batches: Sequence[Sequence[str]],
+    binary: Sequence[str],
+    cap: int,
+    launch: Launch,
+) -> list[Tally] | None:
+    """`count_spotted` of the directory `target` from the files an index names as the
+    only ones that may hold any of the terms (`batches` of them, spelled as the walk
+    prints them, one rg run a batch) and the `binary` files the walk meets (counted,
+    never read). None: what a walk would say differs or cannot be told here (rg said
+    anything on stderr, a file turned binary, every term capped, a bound): the scan
+    answers, and says it as a scan says it.
+
+    rg prints a named file's matches as it prints a walked one's, and the index names
+    every file that may hold a term (D58), so each term's files are the walk's."""
+    launch = launch.walking(target)
+    given = launch.operand(target)
+    kept = kept_by_filters(queries[0], target, given) if queries[0].filters.active else None
+    paths: list[bytes] = []
+    counts: list[list[int]] = []
+    totals = [0] * len(queries)
+    for batch in batches:
+        argv = spots_argv(rg, queries[0], spots.patterns, batch, cap=cap, log_binary=False)
+        files = _SpottedFiles(spots, len(queries), cap=cap, kept=kept)
+        ended = _spotted(argv, launch, files)
+        if isinstance(ended, Unspotted):
+            return None
+        said = said_by_walk(argv, ended, printed=files.printed_files > 0, log=False)
+        if said.skipped or said.complaint is not None or said.log or said.binary:
+            return None
+        paths += files.paths
+        counts += files.counts
+        totals = list(map(add, totals, files.totals))
+    if min(totals) >= cap:
+        return None  # every term capped: the path-ordered plan's early stop says more
+    seen = [os.fsencode(path) for path in binary]
+    return _cut(
+        paths,
+        counts,
+        queries=len(queries),
+        target=target,
+        said=RgSaid(binary=len(seen)),
+        binary=seen,
+        kept=kept,
+        cap=cap,
+        given=given,
+    )
+
+
+def _spotted(argv: list[str], launch: Launch, files: "_SpottedFiles") -> Ended | Unspotted:
+    """Run rg for `argv` and hand its records to `files`: how rg ended, or why the
+    plan gives no answer."""
     with launch.transport.start(
         argv, launch, stream=True, pipe_size=_PIPE, memory=_RG_MEMORY
     ) as run:
@@ -176,19 +255,26 @@ def count_spotted(
         ended = run.end()
     if ended.status < 0:
         return Unspotted.PATH_ORDER  # ended by a signal: its data bound, say
-    said = said_by_walk(argv, ended, printed=files.printed_files > 0, log=log)
-    # rg's log names a binary file as its printer prints paths, `/` as NUL: the
-    # filters read paths (`!sub/` kept every binary file under `sub/`).
-    binary = [p.replace(b"\0", b"/") for p in said.binary_paths()] if said.binary else []
-    paths = files.paths
+    return ended
+
+
+def _cut(
+    paths: list[bytes],
+    counts: list[list[int]],
+    *,
+    queries: int,
+    target: str,
+    said: RgSaid,
+    binary: list[bytes],
+    kept: Callable[[bytes], bool] | None,
+    cap: int,
+    given: str,
+) -> list[Tally]:
+    """Each query's files (from each file's counts per query) in path order, cut."""
     in_order = path_order(paths)
     ordered_paths = list(map(paths.__getitem__, in_order))
     # Per query, its count in each file, in path order (one column of the counts).
-    columns = (
-        zip(*map(files.counts.__getitem__, in_order), strict=True)
-        if paths
-        else ((),) * len(queries)
-    )
+    columns = zip(*map(counts.__getitem__, in_order), strict=True) if paths else ((),) * queries
     return cut_each(
         (
             list(zip(compress(ordered_paths, column), filter(None, column), strict=True))
@@ -221,6 +307,11 @@ class _SpottedFiles:
         self.counts: list[list[int]] = []
         self._totals = [0] * queries
         self._alone = list(spots.alone)
+
+    @property
+    def totals(self) -> list[int]:
+        """Per query, its matching lines in the files read so far."""
+        return self._totals
 
     def add(self, printed: bytes, records: bytes) -> Unspotted | None:
         """One file's path (`/` as NUL) and records (`N NUL MATCH` lines, each

@@ -20,7 +20,7 @@ locked, of another version, mostly stale) is said once in `note` and never used.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from asrch.domain.ports import CandidateFiles
@@ -43,6 +43,10 @@ MOST = 0.25
 """Candidates above this share of the text files walked: a scan. The freshness walk
 alone costs a good part of a scan (a `rg --files` and a stat per file), and rg reads
 files it is handed by name no faster than files it walks to."""
+UNION_MOST = 0.9
+"""A kept walk's (the server's) candidates for several queries together above this share
+of the files it meets: a scan. rg reads files named in batches of arguments a little
+less evenly on its threads than files it walks to."""
 STALE = 0.5
 """Changed files above this share of the walked files (and above `STALE_FILES`): the
 index is stale. A few changed files cost little to read here, whatever their share."""
@@ -96,6 +100,60 @@ class IndexCandidates:
         place = self._place(target)
         if place is None:  # no index: nothing to read the term's trigrams for
             return None
+        found = self._found(query, place)
+        if found is None:
+            return None
+        # Many of the text files hold the trigrams: a scan, before any walk is paid.
+        if len(found) > MOST * place.opened.texts:
+            return None
+        walk = self._walk(target, place)
+        if walk is None:
+            return None
+        files = walk.pick(found)
+        files += walk.always
+        if len(files) > MOST * (walk.walked - len(walk.binary)):
+            return None
+        self.used = True
+        return CandidateFiles(tuple(files), tuple(walk.binary))
+
+    def union(self, queries: Sequence[Query], target: str) -> CandidateFiles | None:
+        """The files any of `queries` may match under the directory `target` (their
+        candidates together, for one rg run over them all: survey), or None (scan).
+        Where the walk is kept between calls (the server) it costs nothing here, so the
+        candidates need only be fewer than the files the walk meets: a scan would read
+        those and the binary files too. Else they must be few, as one query's."""
+        try:
+            return self._union(queries, target)
+        except OSError:
+            return None
+
+    def _union(self, queries: Sequence[Query], target: str) -> CandidateFiles | None:
+        place = self._place(target)
+        if place is None:
+            return None
+        docs: set[int] = set()
+        for query in queries:
+            found = self._found(query, place)
+            if found is None:
+                return None
+            docs.update(found)
+        from asrch.engine.index.fresh import listing  # noqa: PLC0415 (as _walk_now)
+
+        kept = listing(place.real) is not None
+        if not kept and len(docs) > MOST * place.opened.texts:
+            return None
+        walk = self._walk(target, place)
+        if walk is None:
+            return None
+        files = walk.pick(docs) + walk.always
+        most = UNION_MOST * walk.walked if kept else MOST * (walk.walked - len(walk.binary))
+        if len(files) > most:
+            return None
+        self.used = True
+        return CandidateFiles(tuple(files), tuple(walk.binary))
+
+    def _found(self, query: Query, place: Place) -> list[int] | None:
+        """The documents the index names for `query`, or None (scan)."""
         import sqlite3  # noqa: PLC0415 (an index covers `target`: see the imports)
 
         from asrch.engine.index.literals import (  # noqa: PLC0415 (as sqlite3)
@@ -114,18 +172,7 @@ class IndexCandidates:
         except sqlite3.Error as exc:
             self._ignored(place.root, f"it cannot be read ({exc})")
             return None
-        # Many of the text files hold the trigrams: a scan, before any walk is paid.
-        if len(found) > MOST * place.opened.texts:
-            return None
-        walk = self._walk(target, place)
-        if walk is None:
-            return None
-        files = walk.pick(doc for (doc,) in found)
-        files += walk.always
-        if len(files) > MOST * (walk.walked - len(walk.binary)):
-            return None
-        self.used = True
-        return CandidateFiles(tuple(files), tuple(walk.binary))
+        return [doc for (doc,) in found]
 
     def _place(self, target: str) -> Place | None:
         """The index covering the directory `target`, opened, or None."""

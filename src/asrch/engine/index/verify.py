@@ -11,6 +11,7 @@ search back to a scan (None), which says it as a scan says it.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from asrch.domain.counting import Tally
 from asrch.domain.ports import CandidateFiles
@@ -41,7 +42,7 @@ def count_chosen(
     given = launch.operand(target)
     head = [rg, *BASE_FLAGS, "--count", "--with-filename", "--null", *pattern_args(query), "--"]
     found: list[tuple[bytes, int]] = []
-    for batch in _batches(list(chosen.files)):
+    for batch in path_batches(chosen.files):
         output, said = run_to_end([*head, *batch], launch)
         if said.skipped or said.complaint is not None or said.log:
             return None
@@ -54,7 +55,8 @@ def count_chosen(
     return cut_at_cap(in_path_order(found), target, RgSaid(), cap=cap, binary=binary, given=given)
 
 
-def _batches(paths: list[str]) -> list[list[str]]:
+def path_batches(paths: Sequence[str]) -> list[list[str]]:
+    """`paths` in batches for one rg run each (argv far below the system's limit)."""
     batches: list[list[str]] = []
     size = 0
     for path in paths:
