@@ -55,7 +55,7 @@ edits = st.one_of(
     st.tuples(
         st.just("chmod"), st.sampled_from(DIRS), st.sampled_from(KINDS), st.sampled_from(MODES)
     ),
-    st.tuples(st.just("chmod dir"), st.sampled_from(DIRS[1:]), st.sampled_from(MODES)),
+    st.tuples(st.just("chmod dir"), st.sampled_from(DIRS), st.sampled_from(MODES)),
     st.tuples(st.just("write"), st.sampled_from(DIRS), st.sampled_from(("a.txt", "b.py"))),
     st.tuples(st.just("remove"), st.sampled_from(DIRS), st.sampled_from(("a.txt", "b.py"))),
 )
@@ -68,6 +68,8 @@ def _make(root: Path) -> None:
         for name in ("a.txt", "b.py"):
             (root / directory / name).write_text(f"needle in {directory or 'root'}\n")
     (root / ".gitignore").write_text("other/x/b.py\n")
+    (root / "other" / ".git" / "info").mkdir(parents=True)  # watched from the first call
+    (root / "other" / ".git" / "info" / "exclude").write_text("x/a.txt\n")
 
 
 def _apply(root: Path, edit: tuple[Any, ...]) -> None:
@@ -149,7 +151,8 @@ def _answers(server: Any, *, kept: bool) -> list[str]:
         (("mkdir", "sub/deep", "a.*"), "as rg starts"),
         (("rename", "sub", "other/x"), "before the read"),
         (("chmod", "", ".gitignore", 0o000), "between"),
-        (("ignore", "other", ".git/info/exclude", ["x/"]), "as rg starts"),
+        (("ignore", "other", ".git/info/exclude", ["x/"]), "between"),
+        (("ignore", "other", ".git/info/exclude", ["b.py"]), "as rg starts"),
         (("unignore", "", ".gitignore"), "before the read"),
     ]
 )
@@ -293,3 +296,19 @@ def test_an_overflowed_queue_reads_the_rules_again(
         os.utime(busy[count % 2])  # one event each (two alike in a row would be one)
     (tmp_path / "sub" / ".ignore").write_text("*.txt\n")  # its event dropped
     assert "sub/a.txt" not in text_of(call_tools(server, call)[0])
+
+
+def test_the_walks_kept_are_bounded(
+    released: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `KEPT_MAX` walks (roots and path searched), the one kept longest ago goes:
+    searched again, it is read again."""
+    _make(tmp_path)
+    monkeypatch.setattr(pins, "KEPT_MAX", 2)
+    server = build_server([str(tmp_path)])
+    counted = _Counted(monkeypatch)
+    root, sub, other = (("scout", {"query": "needle", "path": p}) for p in (".", "sub", "other"))
+    call_tools(server, root, sub, root, sub)
+    assert counted.take()[1] == 2, "two walks kept"
+    call_tools(server, other, sub, root)
+    assert counted.take()[1] == 2, "other pushed root out, not sub"

@@ -108,6 +108,8 @@ class _Kept(NamedTuple):
 
 _KEPT: dict[tuple[tuple[str, ...], str], _Kept] = {}
 _KEPT_LOCK = threading.Lock()
+KEPT_MAX = 256
+"""The most walks kept (by the roots and the path searched): each holds its rules."""
 
 
 def _watch_of(root: str, parts: Sequence[str]) -> "Watch | None":
@@ -264,7 +266,10 @@ class Pins:
         with _KEPT_LOCK:
             for stale in [k for k, v in _KEPT.items() if getattr(v.watch, "closed", True)]:
                 del _KEPT[stale]  # a root no server keeps now
+            _KEPT.pop(key, None)
             _KEPT[key] = _Kept(watch, structural, listings, rules, entries)
+            while len(_KEPT) > KEPT_MAX:  # the walk kept longest ago goes first
+                del _KEPT[next(iter(_KEPT))]
         return rules, entries
 
     def _rooted(self, path: str) -> tuple[str, list[str]] | None:

@@ -181,17 +181,20 @@ class Watch:
             if met > DIRECTORIES_MAX:
                 raise OSError(errno.ENOSPC, f"more than {DIRECTORIES_MAX} directories")
             self._add(here)  # again for one watched: the same wd, its path now
-            self._add_git(here)
             try:
                 entries = list(os.scandir(here))
             except OSError:
                 continue
             for entry in entries:
                 name = entry.name
-                if name.startswith(b".") or name in _EXCLUDED:
-                    continue
                 try:
-                    if entry.is_dir(follow_symlinks=False):
+                    if name.startswith(b"."):
+                        # Its `.git` from the listing, not a stat a directory: one made
+                        # after the listing is an event of `here`, watched before it.
+                        if name == b".git" and entry.is_dir():
+                            self._add(entry.path)
+                            self._add(os.path.join(entry.path, b"info"))
+                    elif name not in _EXCLUDED and entry.is_dir(follow_symlinks=False):
                         pending.append(entry.path)
                 except OSError:
                     continue
@@ -266,6 +269,9 @@ class Watch:
         self._pending |= directories
 
     def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+        # Under the lock: a server let go while a call reads the queue must not close
+        # the descriptor under that read (its number could be another file's by then).
+        with self._lock:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
