@@ -25,7 +25,7 @@ from asrch.engine.ignore_files import WalkRules
 from asrch.engine.process import PROCESSES
 from asrch.engine.transport import RgCall, Site
 from asrch.server.app import build_server
-from tests.server.helpers import Call, call_tools, text_of
+from tests.server.helpers import Call, call_tools, run_cli, text_of, tool_text
 from tests.support.tiers import examples
 
 pytestmark = pytest.mark.skipif(
@@ -174,7 +174,8 @@ def test_a_kept_walk_answers_as_a_walk_read_each_call(
     try:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(ignore_files, "pinned_rules", read_after_edit)
-            assert _answers(server, kept=True) == _answers(server, kept=False)
+            after = _answers(server, kept=True)
+            assert after == _answers(server, kept=False)
             assert watched.watch_of(os.path.realpath(root)) is not None, "kept, watched"
             for edit, when in steps:
 
@@ -194,6 +195,9 @@ def test_a_kept_walk_answers_as_a_walk_read_each_call(
                         pending.pop()()
                 after = _answers(server, kept=True)
                 assert after == _answers(server, kept=False), (edit, when, racy)
+        # And the last state's whole-root answer is the command line's (its own walk).
+        cli = run_cli(root, "scout", "needle")
+        assert after[0] == tool_text(cli.out), (steps, cli.err)
     finally:
         for directory, _, _ in os.walk(root):
             os.chmod(directory, 0o755)
