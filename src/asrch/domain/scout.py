@@ -186,8 +186,8 @@ def next_file(
     per_file = folded.per_file if folded is not None else {}
     if kinds is None:
         kinds = kinds_below(files, target)
-    # The least (kind, lines) first, then the relative path among those tied only: a
-    # scout past the cap has thousands of files and few ties.
+    # The least (kind, lines) first, then the relative path, made only for the files
+    # tied on those: a scout past the cap has thousands of files, most trees few ties.
     keys = [
         (_KIND_RANK[kind], -(f.matches - per_file.get(f.path, 0)), -f.matches)
         for f, kind in zip(files, kinds, strict=True)
