@@ -5,8 +5,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.run import with_bytecode
+
 
 def main(top: int = 15) -> None:
+    # Without bytecode the import times would be the compiler's (docs/performance.md).
+    print(with_bytecode(None))
     with tempfile.TemporaryDirectory() as tmp:
         Path(tmp, "a.txt").write_text("connect\n")
         done = subprocess.run(
