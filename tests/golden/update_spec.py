@@ -4,6 +4,7 @@ Only after an intended change (`nox -s update`): review the diff before committi
 Both languages get the same new text, example by example.
 """
 
+import os
 import shutil
 from pathlib import Path
 
@@ -24,9 +25,19 @@ def _rewrite(path: Path, examples: list[Example], bodies: list[list[str]]) -> bo
 
 def main() -> None:
     base = new_base()
+    # The spec's `asrch index` examples write an index: into a cache of this run's own
+    # (as the suite's, tests/conftest.py), never the user's `~/.cache/asrch`.
+    cache = base / "xdg-cache"
+    (cache / "asrch").mkdir(parents=True)
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(cache)
     try:
         _update(Trees(base))
     finally:
+        if saved is None:
+            os.environ.pop("XDG_CACHE_HOME", None)
+        else:
+            os.environ["XDG_CACHE_HOME"] = saved
         # Each run copies the corpora (≈46 MB): left behind, they filled /tmp.
         shutil.rmtree(base, ignore_errors=True)
 
