@@ -18,7 +18,7 @@ from asrch.domain.query import Query, SearchOptions
 from asrch.engine import one_pass, process, spots
 from asrch.engine.binary import resolve_rg
 from asrch.engine.counts import count_files
-from asrch.engine.mock_rg import MockRg, recorded
+from asrch.engine.mock_rg import MockRg, Reply, Request, recorded
 from asrch.engine.one_pass import count_terms
 from asrch.engine.process import HERE, Launch
 from asrch.engine.spots import Unspotted, count_spotted, spot_patterns
@@ -215,6 +215,26 @@ def test_a_binary_file_after_a_match_steps_aside(tmp_path: Path) -> None:
     )
 
 
+def test_every_term_capped_before_a_binary_file_is_read_as_capped(tmp_path: Path) -> None:
+    """Files are read a batch at a time (all a read of rg's output completed): where
+    every term was capped before a binary file in the same batch, the verdict is the
+    one a file at a time gives (the path-ordered plan, without the log)."""
+    write_files(
+        tmp_path,
+        {"a": b"x y\n", "b": b"x y\n", "c": b"x\n" + b"-" * 200_000 + b"\0\n"},
+    )
+
+    def binary_last(request: Request) -> Reply:
+        reply = recorded(request)
+        *files, stats = reply.stdout.split(b"\n\n")
+        files.sort(key=lambda file: b"WARNING" in file)
+        return reply._replace(stdout=b"\n\n".join([*files, stats]))
+
+    queries = _queries("x", "y")
+    got = _spotted(queries, str(tmp_path), cap=2, launch=Launch(transport=MockRg(binary_last)))
+    assert got is Unspotted.PATH_ORDER
+
+
 # --- rg's output read in any pieces, on recorded bytes ----------------------------------
 
 
@@ -380,9 +400,9 @@ def test_a_file_at_rgs_per_file_bound_steps_aside_before_its_records_are_counted
     counted: list[int] = []
     real = spots._SpottedFiles._count
 
-    def count(self: spots._SpottedFiles, distinct: set[bytes]) -> list[int] | None:
-        counted.append(len(distinct))
-        return real(self, distinct)
+    def count(self: spots._SpottedFiles, records: bytes) -> list[int] | None:
+        counted.append(records.count(b"\n") + 1)
+        return real(self, records)
 
     monkeypatch.setattr(spots._SpottedFiles, "_count", count)
     queries = _queries("a", "b", "c")

@@ -12,6 +12,8 @@ import os
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate
+from operator import itemgetter
 
 from asrch.domain.counting import FileCount, Tally
 from asrch.domain.errors import EngineError
@@ -325,17 +327,18 @@ def cut_at_cap(
     lines, in rg's path order) stopped once `cap` lines are met; `binary`: the binary
     files rg met that count (the filters' share of them), default all; `binary_order`:
     their `rg_path_order` keys, sorted (a caller cutting many scans makes them once)."""
-    files: list[FileCount] = []
-    total = 0
+    scanned = found if isinstance(found, list) else list(found)
+    counts = list(map(itemgetter(1), scanned))
+    # The scan stops in the first file where the running total reaches the cap, with
+    # that file's share of it (the counts are never negative: the totals only grow).
+    end = bisect_left(list(accumulate(counts)), cap)
     last: bytes | None = None
-    for path, n in found:
-        kept = min(n, cap - total)
-        # os.fsdecode's scheme (surrogate escapes for undecodable bytes), minus its cost.
-        files.append(FileCount(path.decode("utf-8", "surrogateescape"), kept))
-        total += kept
-        if total >= cap:
-            last = rg_path_order(path)
-            break
+    if end < len(scanned):
+        counts = counts[: end + 1]
+        counts[end] = cap - sum(counts[:end])
+        last = rg_path_order(scanned[end][0])
+        scanned = scanned[: end + 1]
+    files = list(map(FileCount, _decoded(list(map(itemgetter(0), scanned))), counts))
     if operand(target if given is None else given) != target:
         files = [FileCount(as_typed(f.path, target, given), f.matches) for f in files]
     return Tally(
@@ -348,6 +351,14 @@ def cut_at_cap(
             else binary_met(said, last, binary)
         ),
     )
+
+
+def _decoded(paths: list[bytes]) -> list[str]:
+    """Each path as `os.fsdecode` makes it (surrogate escapes for undecodable bytes),
+    minus its cost: one decode of all joined by NUL, a byte no path holds and which
+    ends any undecodable sequence before it, as the end of a path does."""
+    names = b"\0".join(paths).decode("utf-8", "surrogateescape").split("\0")
+    return names if paths else []
 
 
 def binary_met(said: RgSaid, last: bytes | None, paths: list[bytes] | None = None) -> int:

@@ -28,8 +28,8 @@ cost rg memory: at most `cap` lines of it, however many matches a line holds.
 import enum
 import os
 import re
-from collections.abc import Callable, Sequence
-from itertools import compress
+from collections.abc import Callable, Iterable, Sequence
+from itertools import compress, repeat
 from operator import add
 from typing import NamedTuple
 
@@ -303,7 +303,9 @@ class _SpottedFiles:
         self.printed_files = 0
         """Files rg printed records of (those the filters drop included)."""
         self.records = 0
-        self.paths: list[bytes] = []
+        self.printed: list[bytes] = []
+        """The files kept, as rg printed them (`/` as NUL: each its `rg_path_order`
+        key, as no name holds a NUL)."""
         self.counts: list[list[int]] = []
         self._totals = [0] * queries
         self._alone = list(spots.alone)
@@ -313,55 +315,97 @@ class _SpottedFiles:
         """Per query, its matching lines in the files read so far."""
         return self._totals
 
+    @property
+    def paths(self) -> list[bytes]:
+        """The files kept, in rg's order, their paths as rg walked them (`/`)."""
+        return self.paths_in(range(len(self.printed)))
+
+    def paths_in(self, order: Iterable[int]) -> list[bytes]:
+        """The paths (`/`) of the files kept at these places, in this order: made in C,
+        as a printed path holds no LF (its heading ends at the first)."""
+        chosen = list(map(self.printed.__getitem__, order))
+        return b"\n".join(chosen).replace(b"\0", b"/").split(b"\n") if chosen else []
+
     def add(self, printed: bytes, records: bytes) -> Unspotted | None:
         """One file's path (`/` as NUL) and records (`N NUL MATCH` lines, each
         LF-ended); a reason to stop."""
-        self.printed_files += 1
-        self.records += (printed_records := records.count(b"\n"))
-        path = printed.replace(b"\0", b"/")
-        kept = self._kept is None or self._kept(path)
-        # rg's warning names the file as printed (`/` as NUL).
-        if records.endswith(b")\n") and looks_binary_after_match(printed, records):
-            if kept:
-                # rg stopped at a NUL after some matches (`rg --count` counts none there).
-                return Unspotted.BINARY
-            # A file the filters drop is no file of the answer, binary or not, as in
-            # the path-ordered plan: no second walk for it. Its warning is no match.
-            self.records -= 1
-            return None
-        if not kept:
-            return None
-        if printed_records >= self._cap and _line_runs(records) >= self._cap:
-            # rg's `--max-count` may have cut this file short for some term. Told from
-            # the line numbers alone, before the records are held one by one (50,000
-            # lines of 12 terms: 600,000 of them).
-            return Unspotted.PATH_ORDER
-        distinct = set(records.split(b"\n"))
-        distinct.discard(b"")
-        counts = self._count(distinct)
-        if counts is None:
-            return Unspotted.PATH_ORDER  # a match of no pattern: no rg's output
-        self.paths.append(path)
-        self.counts.append(counts)
-        self._totals = totals = list(map(add, self._totals, counts))
-        if len(self.counts) % 256 == 0:
-            self._alone.sort(key=lambda alone: -totals[alone[1][0]])
-        if min(totals) >= self._cap:
-            # Every term is capped: the path-ordered plan stops early, and what it met
-            # before it stopped (skipped and binary files) is its own to say.
-            return Unspotted.PATH_ORDER
-        return None
+        return self.add_files([printed + b"\n" + records.removesuffix(b"\n")])
 
-    def _count(self, distinct: set[bytes]) -> list[int] | None:
-        """Per query, the lines among the distinct records that hold its term; None if
-        a record is no match of a pattern."""
+    def add_files(self, blocks: list[bytes]) -> Unspotted | None:
+        """Files as rg printed them, each its path (`/` as NUL), a LF and its records
+        (`N NUL MATCH` lines, a LF between two); a reason to stop.
+
+        Read a batch at a time (all the files a read of rg's output completed): the
+        counts of files and records are summed in C, and each file costs a partition,
+        a split into a set where it has more than one record, and a `count` per term
+        it holds (the commonest terms first)."""
+        self.printed_files += len(blocks)
+        records_in = sum(map(bytes.count, blocks, repeat(b"\n")))
+        self.records += records_in
+        cap = self._cap
+        kept = self._kept
+        # Only a batch of `cap` records or more can hold a file on `cap` lines.
+        bounded = records_in >= cap
+        first = len(self.counts)
+        for block in blocks:
+            printed, heading, records = block.partition(b"\n")
+            if not heading:
+                return Unspotted.PATH_ORDER  # a path with no record after it is no rg's
+            # rg's warning names the file as printed (`/` as NUL).
+            if records.endswith(b")") and looks_binary_after_match(printed, records + b"\n"):
+                if kept is None or kept(printed.replace(b"\0", b"/")):
+                    # rg stopped at a NUL after some matches (`rg --count` counts none
+                    # there); unless every term was capped before this file, which the
+                    # path-ordered plan answers without the log, as a file at a time.
+                    return self._capped(first) or Unspotted.BINARY
+                # A file the filters drop is no file of the answer, binary or not, as in
+                # the path-ordered plan: no second walk for it. Its warning is no match.
+                self.records -= 1
+                continue
+            if kept is not None and not kept(printed.replace(b"\0", b"/")):
+                continue
+            if bounded and records.count(b"\n") + 1 >= cap and _line_runs(records + b"\n") >= cap:
+                # rg's `--max-count` may have cut this file short for some term. Told from
+                # the line numbers alone, before the records are held one by one (50,000
+                # lines of 12 terms: 600,000 of them).
+                return Unspotted.PATH_ORDER
+            counts = self._count(records)
+            if counts is None:
+                return Unspotted.PATH_ORDER  # a match of no pattern: no rg's output
+            self.printed.append(printed)
+            self.counts.append(counts)
+        return self._capped(first)
+
+    def _capped(self, first: int) -> Unspotted | None:
+        """Add the counts of the files from `first` on to the totals; PATH_ORDER once
+        every term is capped: the path-ordered plan stops early, and what it met before
+        it stopped (skipped and binary files) is its own to say."""
+        added = self.counts[first:]
+        if not added:
+            return None
+        self._totals = totals = list(map(add, self._totals, map(sum, zip(*added, strict=True))))
+        self._alone.sort(key=lambda alone: -totals[alone[1][0]])
+        return Unspotted.PATH_ORDER if min(totals) >= self._cap else None
+
+    def _count(self, records: bytes) -> list[int] | None:
+        """Per query, the lines among a file's records (a LF between two) that hold its
+        term; None if a record is no match of a pattern."""
+        if b"\n" in records:
+            lines = records.split(b"\n")
+            distinct = set(lines)
+            left = len(distinct)
+            # A term twice on a line is two equal records: counted once.
+            text = b"\n".join(distinct) if left < len(lines) else records
+        else:
+            distinct = {records}
+            left = 1
+            text = records
+        text += b"\n"
         counts = [0] * self._queries
-        records = b"\n".join(distinct) + b"\n"
-        left = len(distinct)
         # The commonest terms first (as counted so far): a file's records are most often
         # all of one or two terms, and the search ends once every record is placed.
         for tail, held in self._alone:
-            n = records.count(tail)
+            n = text.count(tail)
             if n:
                 for query in held:
                     counts[query] = n
@@ -397,7 +441,7 @@ def _line_runs(records: bytes) -> int:
 
 
 def _read(run: RgCall, files: _SpottedFiles) -> Unspotted | None:
-    """Hand each file's records to `files` as rg prints them; a reason to stop.
+    """Hand the files rg printed to `files`, a read's worth at a time; a reason to stop.
 
     A file is its path (`/` printed as NUL: `spots_argv`), a LF, its records, and an
     empty line (on one thread, an empty line before the next file); rg's statistics
@@ -419,17 +463,14 @@ def _read(run: RgCall, files: _SpottedFiles) -> Unspotted | None:
             buf = b"".join([*pending, chunk])
         else:
             buf = chunk
-        pos = 0
-        find = buf.find
-        while (heading := find(b"\n", pos)) >= 0 and (stop := find(b"\n\n", heading)) >= 0:
-            if stop == heading or (
-                verdict := files.add(buf[pos:heading], buf[heading + 1 : stop + 1])
-            ):
-                # (a path with no record after it is no rg's)
-                return verdict if stop != heading else Unspotted.PATH_ORDER
-            pos = stop + 2
-        pending = [buf[pos:]] if pos < len(buf) else []
-        size = len(buf) - pos
+        # Each file ends at the first empty line after its path (a record is never
+        # empty); what follows the last one is the start of the next file.
+        blocks = buf.split(b"\n\n")
+        rest = blocks.pop()
+        if blocks and (verdict := files.add_files(blocks)):
+            return verdict
+        pending = [rest] if rest else []
+        size = len(rest)
         if size > _FILE_MAX:
             return Unspotted.PATH_ORDER
     rest = b"".join(pending)
