@@ -220,3 +220,52 @@ def test_mcp_answers_never_change_with_files_outside_the_root(
         (holder / name).parent.mkdir(parents=True, exist_ok=True)
         (holder / name).write_text("".join(line + "\n" for line in lines))
     assert _scout(root, path) == before
+
+
+def _large_tree(root: Path) -> Path:
+    """A tree whose look is recorded (`engine.ignore_record.LEAST_DIRECTORIES`)."""
+    from asrch.engine.ignore_record import LEAST_DIRECTORIES
+
+    for index in range(LEAST_DIRECTORIES + 10):
+        directory = root / f"d{index % 10}" / f"e{index}"
+        directory.mkdir(parents=True)
+        (directory / "a.txt").write_text("needle\n")
+    return root
+
+
+@pytest.mark.parametrize("kind", ["fifo", "fifo behind a link"])
+def test_a_fifo_made_after_a_recorded_look_is_refused(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look at ignore files is taken from its record where the tree has not changed
+    (issue 41, item 5): a FIFO named `.gitignore` made since, in a directory of the tree
+    or as the target of a `.gitignore` that is a link to a file outside it (no directory
+    of the tree changes), is refused all the same, never waited on (rg under the run's
+    timeout). The tree is taken as an hour old: no directory racily clean, every one
+    as recorded taken from the record."""
+    from asrch.engine import ignore_record
+    from asrch.engine.index.location import look_record_path
+
+    monkeypatch.setattr(ignore_record, "MARGIN_NS", -3600 * 10**9)
+
+    root = _large_tree(tmp_path / "t")
+    target = tmp_path / "outside"
+    target.write_text("*.log\n")
+    if kind == "fifo behind a link":
+        (root / "d3" / "e3" / ".gitignore").symlink_to(target)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first = asrch("scout", "needle", cwd=root, env=env, cold=False)
+    check_invariants(first, frozenset({0}))
+    assert field(first.out, "matches") == "110"
+    assert os.path.isfile(look_record_path(str(root.resolve()), env))
+    if kind == "fifo":
+        os.mkfifo(root / "d3" / "e3" / ".gitignore")
+    else:
+        target.unlink()
+        os.mkfifo(target)
+    run = asrch("scout", "needle", cwd=root, env=env, cold=False, timeout=20)
+    check_invariants(run, frozenset({2}))
+    assert run.err == (
+        "error: d3/e3/.gitignore is a FIFO, not a regular file: rg would read it as an "
+        "ignore file and never finish; remove it or search a directory without it\n"
+    )

@@ -6,7 +6,8 @@ the directories above its operand, and `.git/info/exclude` where a `.git` direct
 and reads each to its end without looking at what it is: a FIFO blocks it forever, a
 symlink to `/dev/zero` makes it read without end. So before a walk asrch looks at each
 one rg could open (`os.stat`, which opens nothing) and refuses the search, naming the
-file, when one is not a regular file (`check_ignore_files`, the command line).
+file, when one is not a regular file (`check_ignore_files`, the command line; taken
+from the record of the last look where the tree has not changed: `ignore_record`).
 
 An MCP server reads nothing outside its roots, ignore files included. rg 14.1 cannot be
 told so: it reads the ignore files of every directory above its operand while any VCS
@@ -51,7 +52,7 @@ from asrch.domain.exclusions import EXCLUDED_DIRS
 from asrch.domain.text_safety import quote
 
 NAMES = (".gitignore", ".ignore", ".rgignore")
-_EXCLUDE = os.path.join(".git", "info", "exclude")
+EXCLUDE = os.path.join(".git", "info", "exclude")
 _SKIPPED = frozenset(EXCLUDED_DIRS)
 
 PINNED_FLAGS = ("--no-ignore-vcs", "--no-ignore-dot", "--no-ignore-parent")
@@ -61,7 +62,7 @@ above its operand: under a call it gets the rules as `--ignore-file`s (`_grouped
 
 # By precedence, lowest first: rg takes `.rgignore` over `.ignore` over `.gitignore`
 # over `.git/info/exclude`, whatever directory each is in.
-_BY_PRECEDENCE = (_EXCLUDE, ".gitignore", ".ignore", ".rgignore")
+_BY_PRECEDENCE = (EXCLUDE, ".gitignore", ".ignore", ".rgignore")
 _FIRST = {kind: kind.split(os.sep, 1)[0] for kind in _BY_PRECEDENCE}
 """The entry of a directory each kind of ignore file lies under (`.git` for exclude)."""
 
@@ -84,14 +85,7 @@ def check_ignore_files(here: str, shown: str) -> int:
     regular file: in the tree, or in a directory above it (the command line's walk, in
     which rg finds its ignore files itself). Else the entries met in the directories
     looked into: how large the walk is, at most."""
-    parent = os.path.dirname(os.path.realpath(here))
-    while True:
-        for name in (*NAMES, _EXCLUDE):
-            path = os.path.join(parent, name)
-            _check(path, path, None)
-        if parent == os.path.dirname(parent):
-            break
-        parent = os.path.dirname(parent)
+    check_above(os.path.realpath(here))
     # `_tree`'s walk (hidden directories not entered), fused with the check: this runs
     # before every command line's walk, a step per entry of the tree (50,000 on a
     # Python installation), so each entry costs as few steps as it can.
@@ -113,7 +107,7 @@ def check_ignore_files(here: str, shown: str) -> int:
                 if name in NAMES or name == ".git":
                     path = name if spelled == "." else os.path.join(spelled, name)
                     if name == ".git":
-                        _check(os.path.join(directory, _EXCLUDE), path + "/info/exclude", None)
+                        _check(os.path.join(directory, EXCLUDE), path + "/info/exclude", None)
                     else:
                         _check(entry.path, path, None)
                 continue
@@ -129,6 +123,29 @@ def check_ignore_files(here: str, shown: str) -> int:
             (path, name if spelled == "." else os.path.join(spelled, name)) for path, name in below
         )
     return met
+
+
+def check_above(real: str) -> None:
+    """Refuse a walk of the directory whose real path is `real` if an ignore file rg
+    would open in a directory above it is not a regular file."""
+    parent = os.path.dirname(real)
+    while True:
+        for name in (*NAMES, EXCLUDE):
+            path = os.path.join(parent, name)
+            _check(path, path, None)
+        if parent == os.path.dirname(parent):
+            break
+        parent = os.path.dirname(parent)
+
+
+def check_found(path: str, dir_fd: int | None = None) -> bool:
+    """Whether the ignore file rg may open at `path` is one it may open (a regular
+    file, or nothing there), as `_check` tells, without refusing."""
+    try:
+        mode = os.stat(path, dir_fd=dir_fd).st_mode
+    except OSError:
+        return True
+    return stat.S_ISREG(mode)
 
 
 def _tree(

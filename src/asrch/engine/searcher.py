@@ -248,9 +248,9 @@ class RipgrepSearcher:
         else:
             here = self._launch.here(target)
             if os.path.isdir(here):
-                from asrch.engine.ignore_files import check_ignore_files
+                from asrch.engine.ignore_record import check_ignore_files_recorded
 
-                met = check_ignore_files(here, target)
+                met = check_ignore_files_recorded(here, target, self.environ)
         self._walks_checked[target] = met
         return met
 

@@ -19,15 +19,27 @@ def cache_dir(environ: Mapping[str, str]) -> str:
     return os.path.join(base, "asrch")
 
 
-def index_name(root: str) -> str:
-    """The file name of the index of the directory whose real path is `root`: the path
-    itself, `%` and `/` escaped (readable in a listing); a hash when that is too long."""
+def _escaped(root: str) -> str:
+    """The real path `root` as one file name: `%` and `/` escaped (readable in a
+    listing); a hash when that is too long."""
     name = root.replace("%", "%25").replace("/", "%2F")
     if len(os.fsencode(name)) > _NAME_MAX:
         import hashlib  # noqa: PLC0415 (only for a long root)
 
         name = "sha256-" + hashlib.sha256(os.fsencode(root)).hexdigest()
-    return f"{name}.index"
+    return name
+
+
+def index_name(root: str) -> str:
+    """The file name of the index of the directory whose real path is `root`."""
+    return f"{_escaped(root)}.index"
+
+
+def look_record_path(root: str, environ: Mapping[str, str]) -> str:
+    """Where the record of the last look at the ignore files of the tree whose real
+    path is `root` lives (`engine.ignore_record`): a directory of their own, apart
+    from the indexes (`covering` looks for those by name)."""
+    return os.path.join(cache_dir(environ), "looks", f"{_escaped(root)}.look")
 
 
 def index_path(root: str, environ: Mapping[str, str]) -> str:
