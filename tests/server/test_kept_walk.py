@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from asrch.engine import ignore_files, pins, watch, watched
+from asrch.engine import ignore_files, pins, searcher, watch, watched
 from asrch.engine.ignore_files import WalkRules
 from asrch.engine.process import PROCESSES
 from asrch.engine.transport import RgCall, Site
@@ -250,8 +250,12 @@ def test_a_warm_call_after_no_edit_reads_no_directory(
     assert counted.take() == (0, 0), "a file's content written"
     (tmp_path / "sub" / "c.txt").write_text("needle\n")
     assert "sub/c.txt" in text_of(call_tools(server, call)[0])
+    assert counted.take() == (0, 0), "a file made: its entries kept, off by one"
+    for n in range(64):
+        (tmp_path / "other" / f"{n}.md").write_text("")
+    call_tools(server, call)
     scandirs, reads = counted.take()
-    assert reads == 0 and scandirs >= len(DIRS), "a file made: its entries counted"
+    assert reads == 0 and scandirs >= len(DIRS), "65 entries made: counted again"
     (tmp_path / "sub" / ".ignore").write_text("c.txt\n")
     assert "sub/c.txt" not in text_of(call_tools(server, call)[0])
     assert counted.take()[1] == 1, "an ignore file written: read again"
@@ -316,3 +320,31 @@ def test_the_walks_kept_are_bounded(
     assert counted.take()[1] == 2, "two walks kept"
     call_tools(server, other, sub, root)
     assert counted.take()[1] == 2, "other pushed root out, not sub"
+
+
+def test_a_kept_count_that_may_be_either_side_of_a_small_tree_is_not_taken(
+    released: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small tree's answer comes from one rg run (`SMALL_TREE`); a count kept between
+    calls is off by the entries made since: where that may cross the bound, the call
+    counts and lists apart (two runs), as for a tree past it."""
+    _make(tmp_path)
+    rg = Editing()
+    argvs: list[list[str]] = []
+    start = rg.start
+
+    def recording(argv: list[str], launch: Site, **how: Any) -> RgCall:
+        argvs.append(argv)
+        return start(argv, launch, **how)
+
+    monkeypatch.setattr(rg, "start", recording)
+    server = build_server([str(tmp_path)], transport=rg)
+    entries = sum(len(os.listdir(d)) for d, _, _ in os.walk(tmp_path) if ".git" not in d)
+    monkeypatch.setattr(searcher, "SMALL_TREE", entries)  # this tree: at the bound
+    call: Call = ("scout", {"query": "needle"})
+    call_tools(server, call)
+    assert len(argvs) == 1 and "--json" in argvs[0], "small: one run"
+    (tmp_path / "new.txt").write_text("needle\n")  # one entry past it
+    argvs.clear()
+    assert "new.txt" in text_of(call_tools(server, call)[0])
+    assert len(argvs) == 2 and "--count" in argvs[0], "maybe past it: two runs"

@@ -43,8 +43,9 @@ What the watch cannot vouch for is never kept (`WalkRules.watched`: an ignore fi
 through a link or of several links, which a write elsewhere changes; a hidden directory
 a rule re-includes, which the watch does not enter; a directory whose name no rule can
 spell), nor a walk below a hidden or excluded directory. The entry count (how large
-the walk is, `PinnedWalk.entries`) is counted again after any entry was made, removed
-or renamed (`Watch.listings`); a file's content written changes neither. Where the
+the walk is, `PinnedWalk.entries`) is kept too, with how far it may be off by now: the
+entries made, removed or renamed since it was counted (`Watch.listed`), counted again
+past an eighth of it; a file's content written changes neither. Where the
 watch cannot be had (not Linux, the user's watch limit, the queue overflowed: a
 structural change), the call reads the rules itself, as it always did.
 
@@ -93,17 +94,26 @@ class PinnedWalk(NamedTuple):
     """Ignore files for rg, in their order (`engine.ignore_files.WalkRules`)."""
     entries: int = 0
     """Entries met in the directories the walk may reach: how large it is, at most."""
+    off_by: int = 0
+    """How far `entries` may be from the entries there now: 0, counted this call; kept
+    between calls, the entries made, removed or renamed since (`Watch.listed`)."""
 
 
 class _Kept(NamedTuple):
     """A walk's ignore rules and entries as read after its root's watch was read at
-    `structural` and `listings` (`Watch.settled`)."""
+    `structural` and `listed` (`Watch.settled`)."""
 
     watch: object
     structural: int
-    listings: int
+    listed: int
     rules: tuple[bytes, ...]
     entries: int
+
+
+def _count_again(entries: int, off_by: int) -> bool:
+    """Whether a kept count of `entries`, off by at most `off_by`, is counted again:
+    past an eighth of it (at least 64), so a count kept over many edits stays close."""
+    return off_by > max(64, entries // 8)
 
 
 _KEPT: dict[tuple[tuple[str, ...], str], _Kept] = {}
@@ -204,12 +214,12 @@ class Pins:
             prefix = "/".join(glob_name(part) for part in parts[:depth])
             above.append(Above(self.here(spelled or "."), spelled or ".", prefix))
         prefix = "/".join(glob_name(part) for part in parts)
-        rules, entries = self._rules(
+        rules, entries, off_by = self._rules(
             root=root, parts=parts, above=above, pinned=pinned, path=path, prefix=prefix
         )
         slashes = "/" * (len(path) - len(path.rstrip("/")))
         if not parts:
-            return PinnedWalk(pinned.rstrip("/") or "/", "." + slashes, rules, entries)
+            return PinnedWalk(pinned.rstrip("/") or "/", "." + slashes, rules, entries, off_by)
         import tempfile  # noqa: PLC0415 (only for a call's walk below its root)
 
         farm = tempfile.mkdtemp(prefix="asrch-walk-")
@@ -224,7 +234,7 @@ class Pins:
             raise InputError(
                 f"cannot read {quote_cut(path, PATH_ECHO_MAX)}: {exc.strerror or exc}"
             ) from None
-        return PinnedWalk(farm, "/".join(parts) + slashes, rules, entries)
+        return PinnedWalk(farm, "/".join(parts) + slashes, rules, entries, off_by)
 
     def _rules(
         self,
@@ -235,9 +245,10 @@ class Pins:
         pinned: str,
         path: str,
         prefix: str,
-    ) -> tuple[tuple[bytes, ...], int]:
-        """The walk's rules and entries: read (`pinned_rules`), or kept from an earlier
-        call when the root's watch saw nothing that could change them (`_Kept`)."""
+    ) -> tuple[tuple[bytes, ...], int, int]:
+        """The walk's rules, entries and how far those may be off: read
+        (`pinned_rules`), or kept from an earlier call when the root's watch saw nothing
+        that could change them (`_Kept`)."""
         from asrch.engine.ignore_files import entries_met, pinned_rules  # noqa: PLC0415
 
         watch = _watch_of(root, parts)
@@ -248,29 +259,31 @@ class Pins:
         key = (tuple(real for real, _ in self._roots), path)
         if watch is None or settled is None:
             read = pinned_rules(above, pinned, path, prefix, self.inside)
-            return read.rules, read.entries
-        structural, listings = settled
+            return read.rules, read.entries, 0
+        structural, listed = settled
         with _KEPT_LOCK:
             kept = _KEPT.get(key)
         if kept is not None and kept.watch is watch and kept.structural == structural:
-            rules = kept.rules
-            same = kept.listings == listings
-            entries = kept.entries if same else entries_met(pinned, path)
+            rules, entries, off_by = kept.rules, kept.entries, listed - kept.listed
+            if _count_again(entries, off_by):
+                entries, off_by = entries_met(pinned, path), 0
+            else:
+                listed = kept.listed  # off by what was listed since it was counted
         else:
             read = pinned_rules(above, pinned, path, prefix, self.inside)
             if not read.watched:
                 with _KEPT_LOCK:
                     _KEPT.pop(key, None)
-                return read.rules, read.entries
-            rules, entries = read.rules, read.entries
+                return read.rules, read.entries, 0
+            rules, entries, off_by = read.rules, read.entries, 0
         with _KEPT_LOCK:
             for stale in [k for k, v in _KEPT.items() if getattr(v.watch, "closed", True)]:
                 del _KEPT[stale]  # a root no server keeps now
             _KEPT.pop(key, None)
-            _KEPT[key] = _Kept(watch, structural, listings, rules, entries)
+            _KEPT[key] = _Kept(watch, structural, listed, rules, entries)
             while len(_KEPT) > KEPT_MAX:  # the walk kept longest ago goes first
                 del _KEPT[next(iter(_KEPT))]
-        return rules, entries
+        return rules, entries, off_by
 
     def _rooted(self, path: str) -> tuple[str, list[str]] | None:
         """The root `path` lies under (real path) and its components below it."""

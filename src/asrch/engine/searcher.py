@@ -237,7 +237,8 @@ class RipgrepSearcher:
     def _check_walk(self, target: str) -> int | None:
         """Before rg walks `target`: the ignore files it would open are ones it may
         (`engine.ignore_files`). How many entries that look met (0: not a directory;
-        None: not known, a pinned path that is no pinned directory)."""
+        None: not known, a pinned path that is no pinned directory, or a count kept
+        between calls that may lie on either side of `SMALL_TREE`)."""
         if target in self._walks_checked:
             return self._walks_checked[target]
         met: int | None = 0
@@ -245,6 +246,11 @@ class RipgrepSearcher:
         if pins is not None:
             walk = pins.walk(target)  # read and checked once a call (`engine.pins`)
             met = None if walk is None else walk.entries
+            if (
+                walk is not None
+                and walk.entries - walk.off_by <= SMALL_TREE < walk.entries + walk.off_by
+            ):
+                met = None  # kept, and maybe on either side of the small tree: not known
         else:
             here = self._launch.here(target)
             if os.path.isdir(here):

@@ -113,10 +113,12 @@ class Watch:
         """Read from the kernel's queue, not yet handed to `changes`' caller."""
         self.structural = 0
         """How many reads of the queue found the walk may have changed (`Changes`)."""
-        self.listings = 0
-        """How many reads of the queue found an entry made, removed or renamed in a
-        directory below the root (a hidden one's too): what a count of the entries a
-        walk meets may change by. A file written or its mode changed is not counted."""
+        self.listed = 0
+        """How many entries were made, removed or renamed (an event each) in the
+        directories below the root (hidden names too): a count of the entries a walk
+        meets is off by at most this much more than when it was counted (a rename over
+        another entry removes that one with no event of its own, but is one itself). A
+        file written or its mode changed is not counted."""
         self._covered = 0
         """`structural` when `cover` last began: equal, every directory is watched."""
         try:
@@ -210,20 +212,21 @@ class Watch:
 
     def settled(self) -> tuple[int, int]:
         """The queue read now (its events kept for `changes`), every directory watched
-        (`cover` again after a structural change): (`structural`, `listings`). A caller
+        (`cover` again after a structural change): (`structural`, `listed`). A caller
         that read the tree after this and finds `structural` unchanged later knows no
         directory was made, moved or removed and no ignore file touched in between; and
-        `listings` unchanged, that no entry was made, removed or renamed either."""
+        `listed` moved by N, that its count of entries is off by at most N."""
         with self._lock:
             self._open()
             self._drain()
             if self._covered != self.structural:
                 self.cover()
-            return self.structural, self.listings
+            return self.structural, self.listed
 
     def _drain(self) -> None:
         directories: set[bytes] = set()
-        again = listed = False
+        again = False
+        listed = 0
         while True:
             try:
                 data = os.read(self._fd, 1 << 16)
@@ -252,7 +255,7 @@ class Watch:
                     continue
                 if directory != self.root and not directory.startswith(self.root + b"/"):
                     continue  # above the root: only its ignore files matter
-                listed = listed or bool(mask & _LISTED)
+                listed += bool(mask & _LISTED)
                 if mask & (_DELETE_SELF | _MOVE_SELF):
                     again = True
                 elif name.startswith(b"."):
@@ -264,8 +267,7 @@ class Watch:
         if again:
             self.structural += 1
             self._pending_again = True
-        if listed:
-            self.listings += 1
+        self.listed += listed
         self._pending |= directories
 
     def close(self) -> None:
