@@ -12,6 +12,7 @@ between calls, and inside a call: before its rules are read, or as its rg starts
 import gc
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -348,3 +349,27 @@ def test_a_kept_count_that_may_be_either_side_of_a_small_tree_is_not_taken(
     argvs.clear()
     assert "new.txt" in text_of(call_tools(server, call)[0])
     assert len(argvs) == 2 and "--count" in argvs[0], "maybe past it: two runs"
+
+
+def test_a_server_let_go_while_a_root_is_watched_takes_no_lock(tmp_path: Path) -> None:
+    """The garbage collector may finalize a server (its release) at any allocation,
+    also one made while a search holds the registry's lock to make a watch: the
+    release must return without that lock (it deadlocked the suite once), and the
+    next search settles it: the root's watch closed."""
+    real = os.path.realpath(tmp_path)
+    release = watched.keep_fresh([real])
+    made = watched.watch_of(real)
+    assert made is not None and not made.closed
+    finished = threading.Event()
+
+    def let_go() -> None:
+        release()
+        finished.set()
+
+    with watched._LOCK:  # as a search making a watch holds it
+        letting_go = threading.Thread(target=let_go)
+        letting_go.start()
+        assert finished.wait(10), "the release waited for the lock"
+    letting_go.join()
+    assert watched.watch_of(real) is None
+    assert made.closed

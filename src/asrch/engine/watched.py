@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
@@ -32,33 +32,45 @@ _HELD: Counter[str] = Counter()
 _WATCHES: dict[str, Watch | None] = {}
 """Each kept root's watch, once asked; None: it cannot be watched (read each call)."""
 _LOCK = threading.Lock()
+_RELEASED: deque[list[str]] = deque()
+"""Roots let go, not yet taken off `_HELD`: a release may run as the garbage collector
+finalizes a server, in any thread, at any allocation, even one made while `_LOCK` is
+held (a deadlock, were it to take the lock): so it only appends here (a deque's append
+is atomic), and the next caller holding the lock settles it (`_settle`)."""
 
 
 def keep_fresh(roots: Iterable[str]) -> Callable[[], None]:
     """Keep the walks of `roots` between searches (an MCP server's roots, while it
     lives): what to call when it no longer does (each root's watch closed once no
-    server keeps it). Nothing is watched until a search asks (`watch_of`)."""
+    server keeps it, by the next search or server). Nothing is watched until a search
+    asks (`watch_of`)."""
     real = sorted({os.path.realpath(root) for root in roots})
     with _LOCK:
+        _settle()
         _HELD.update(real)
     released = False
 
     def release() -> None:
         nonlocal released
-        if released:
-            return
-        released = True
-        with _LOCK:
-            _HELD.subtract(real)
-            gone = [root for root in real if _HELD[root] <= 0]
-            for root in gone:
-                del _HELD[root]
-            closing = [_WATCHES.pop(root, None) for root in gone]
-        for watch in closing:
-            if watch is not None:
-                watch.close()
+        if not released:
+            released = True
+            _RELEASED.append(real)
 
     return release
+
+
+def _settle() -> None:
+    """The roots let go since (`_RELEASED`), taken off; a root no server keeps now has
+    its watch closed. With `_LOCK` held."""
+    while _RELEASED:
+        real = _RELEASED.popleft()
+        _HELD.subtract(real)
+        for root in real:
+            if _HELD[root] <= 0:
+                del _HELD[root]
+                watch = _WATCHES.pop(root, None)
+                if watch is not None:
+                    watch.close()
 
 
 def kept(real: str) -> bool:
@@ -70,6 +82,7 @@ def watch_of(real: str) -> Watch | None:
     """The watch of the kept root `real`, made on first use; None if `real` is not kept
     or cannot be watched (then each search reads the tree)."""
     with _LOCK:
+        _settle()
         if _HELD[real] <= 0:
             return None
         if real in _WATCHES:
