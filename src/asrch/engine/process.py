@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, NamedTuple
@@ -28,6 +29,9 @@ STOPPING_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR
 command line and the server take each as SIGTERM, stopping their rg children first
 (issue 20, item 15). SIGINT is Ctrl-C, Python's KeyboardInterrupt already."""
 
+
+GATHER = 0.002
+"""Seconds a streamed reader of a large pipe waits after a short read (`_Child.chunks`)."""
 
 _LIVE: set["subprocess.Popen[bytes]"] = set()
 _LIVE_LOCK = threading.Lock()
@@ -168,6 +172,7 @@ class _Child:
         self._stdin: IO[bytes] | None = self._child.stdin
         if memory:
             _bound_data(self._child.pid, memory)
+        self._gather = False
         if pipe_size and hasattr(fcntl, "F_SETPIPE_SZ"):
             # Ask for a pipe of that many bytes (Linux), so that rg writes (or reads)
             # on while the other side is busy or descheduled. Above the system's limit
@@ -176,6 +181,8 @@ class _Child:
                 if pipe is not None:
                     with contextlib.suppress(OSError):
                         fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, pipe_size)
+                        if pipe is self._child.stdout:
+                            self._gather = True
 
     def chunks(self, size: int = CHUNK) -> Iterator[bytes]:
         if self._out is None:
@@ -185,8 +192,26 @@ class _Child:
             self._wait()
             self._out.seek(0)
             fd = self._out.fileno()
+        gather = self._gather and self._out is None
         while data := os.read(fd, size):
             yield data
+            if gather and len(data) < size >> 3 and self._running():
+                # A short read from a large pipe while rg runs: wait a moment, so that
+                # the next read takes what many of rg's writes put there. rg writes a
+                # file's records at a time (≈300 bytes a source file) and each write
+                # wakes a waiting reader: survey's walk of the installed lib (5.4 MB)
+                # woke asrch 2,100 times, ≈130 after this wait, −10 % of its CPU
+                # with rg's (a bare reader: 18,800 reads, 74 ms; 93 reads, 7 ms).
+                # A 1 MB pipe holds what rg writes meanwhile.
+                time.sleep(GATHER)
+
+    def _running(self) -> bool:
+        """rg has not ended yet (asked without reaping it: `WNOWAIT`)."""
+        try:
+            ended = os.waitid(os.P_PID, self._child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # reaped already: stopped (`Children.stop` too)
+            return False
+        return ended is None
 
     def read(self) -> bytes:
         if self._out is None:

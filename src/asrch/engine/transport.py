@@ -107,8 +107,9 @@ class Transport(Protocol):
         """Start rg for `argv` where `launch` says. `stream`: stdout is read as rg
         writes it (else rg writes it aside and never waits on the reader); `stdin`: the
         caller feeds rg's input (else it is empty); `pipe_size`: a hint, the pipe's
-        size in bytes; `memory`: a bound on rg's data in bytes (0: none), past which
-        rg's allocation fails and rg ends by a signal."""
+        size in bytes (a streamed reader of one waits a moment after a short read, to
+        read many of rg's writes a wake-up); `memory`: a bound on rg's data in bytes
+        (0: none), past which rg's allocation fails and rg ends by a signal."""
         ...
 
 
