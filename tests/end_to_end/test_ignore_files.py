@@ -269,3 +269,28 @@ def test_a_fifo_made_after_a_recorded_look_is_refused(
         "error: d3/e3/.gitignore is a FIFO, not a regular file: rg would read it as an "
         "ignore file and never finish; remove it or search a directory without it\n"
     )
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+@pytest.mark.parametrize("args", [["index"], ["index", "--status"]])
+def test_asrch_index_refuses_an_ignore_file_rg_would_hang_on(
+    tmp_path: Path, special: str, args: list[str]
+) -> None:
+    """`asrch index` walks with rg as a search does: a FIFO `.gitignore` hung it (and
+    `--status`) for ever, a link to /dev/zero made rg read without end; now refused as
+    a search refuses it, before rg starts."""
+    root = _tree(tmp_path / "t")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    assert asrch("index", cwd=root, env=env).status == 0
+    if special == "fifo":
+        os.mkfifo(root / "sub" / ".gitignore")
+    else:
+        (root / "sub" / ".gitignore").symlink_to(special)
+    run = asrch(*args, cwd=root, env=env, timeout=20, cold=True)
+    check_invariants(run, frozenset({2}))
+    kind = "a FIFO" if special == "fifo" else "a character device"
+    assert run.err == (
+        f"error: sub/.gitignore is {kind}, not a regular file: rg would read it as an ignore "
+        "file and never finish; remove it or search a directory without it\n"
+    )
+    assert run.out == ""

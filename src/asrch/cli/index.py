@@ -64,6 +64,7 @@ def run_index(values: dict[str, Any], searcher: RipgrepSearcher, stderr: Any) ->
         if found is None:
             return f"index:\n  root: {_shown(root, cwd)}\n  built: no\n"
         root = found[0]
+        _check_ignore_files(root, _shown(root, cwd))
         try:
             state = status(searcher.rg, root, environ)
         except (IndexUnusableError, sqlite3.Error) as exc:
@@ -75,6 +76,7 @@ def run_index(values: dict[str, Any], searcher: RipgrepSearcher, stderr: Any) ->
             f"index:\n  root: {_shown(root, cwd)}\n  age_minutes: {minutes}\n"
             f"  files: {state.files}\n  bytes: {state.bytes}\n  stale: {state.stale}\n"
         )
+    _check_ignore_files(root, _shown(root, cwd))
     progress = _Progress(stderr)
     try:
         done = build(searcher.rg, root, environ, progress=progress)
@@ -95,6 +97,15 @@ def run_index(values: dict[str, Any], searcher: RipgrepSearcher, stderr: Any) ->
             "note: rg could not read every directory here; searches here scan until it can"
         )
     return "\n".join(lines) + "\n"
+
+
+def _check_ignore_files(root: str, shown: str) -> None:
+    """Refuse, as a search does, a walk whose rg would open an ignore file that is not a
+    regular file (a FIFO hung `asrch index` and `--status`; a link to /dev/zero made rg
+    read without end): the build and the status walk with rg's own ignore discovery."""
+    from asrch.engine.ignore_files import check_ignore_files  # noqa: PLC0415 (as searches)
+
+    check_ignore_files(root, shown)
 
 
 def _reason(exc: BaseException) -> str:
