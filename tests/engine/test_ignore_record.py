@@ -206,6 +206,21 @@ def _edit(tree: Tree, kind: str, pick: int, name: str) -> None:
     tree.touched(directory)
 
 
+def _unreadable_as_for_a_user(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as root (which reads any directory), a directory with no read permission
+    cannot be listed, as for any other user: both looks then meet what a user's would."""
+    if os.geteuid() != 0:
+        return
+    real = os.scandir
+
+    def scandir(path: str) -> Iterator[os.DirEntry[str]]:
+        if os.stat(path).st_mode & 0o444 == 0:
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
 @pytest.fixture
 def scratch() -> Iterator[Path]:
     root = Path(tempfile.mkdtemp(prefix="asrch-record-"))
@@ -223,6 +238,7 @@ def scratch() -> Iterator[Path]:
 @example(start=[], steps=[[("link out", 0, ".gitignore")], [("target fifo", 0, "a")]])
 @example(start=[(0, "a")], steps=[[("remove", 0, "a"), ("link dir", 0, "a")]])
 @example(start=[(0, "a"), (1, "d"), (2, "e")], steps=[[("remove", 0, "a"), ("link dir", 0, "a")]])
+@example(start=[(0, "a"), (1, "b"), (2, "c")], steps=[[("chmod 000", 1, "a")]])
 @example(start=[], steps=[[("mkdir", 0, ".git")], [("exclude fifo", 0, "a")]])
 @example(start=[(0, "a")], steps=[[("fifo, mtime kept", 1, ".rgignore")]])
 @given(
@@ -232,8 +248,12 @@ def scratch() -> Iterator[Path]:
     steps=st.lists(_EDITS, min_size=1, max_size=8),
 )
 def test_the_recorded_look_answers_as_the_full_look_after_any_edits(
-    scratch: Path, start: list[tuple[int, str]], steps: list[list[tuple[str, int, str]]]
+    scratch: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    start: list[tuple[int, str]],
+    steps: list[list[tuple[str, int, str]]],
 ) -> None:
+    _unreadable_as_for_a_user(monkeypatch)
     run = Path(tempfile.mkdtemp(dir=scratch))
     tree = Tree(run)
     (tree.top / ".gitignore").write_text("*.log\n")
