@@ -309,6 +309,7 @@ class _SpottedFiles:
         self.counts: list[list[int]] = []
         self._totals = [0] * queries
         self._alone = list(spots.alone)
+        self._sorted_at = 0
 
     @property
     def totals(self) -> list[int]:
@@ -384,7 +385,11 @@ class _SpottedFiles:
         if not added:
             return None
         self._totals = totals = list(map(add, self._totals, map(sum, zip(*added, strict=True))))
-        self._alone.sort(key=lambda alone: -totals[alone[1][0]])
+        if len(self.counts) >= self._sorted_at + 256:
+            # The commonest terms first, as counted so far (every 256 files: a read of
+            # a few files each wake-up should not sort each time).
+            self._sorted_at = len(self.counts)
+            self._alone.sort(key=lambda alone: -totals[alone[1][0]])
         return Unspotted.PATH_ORDER if min(totals) >= self._cap else None
 
     def _count(self, records: bytes) -> list[int] | None:
