@@ -1,12 +1,18 @@
-"""Sessions: every test once on the interpreter at hand (D50), the default tier again
-on each other interpreter found (D23), lint, typecheck, update, bench.
+"""Sessions: every test once on the interpreter at hand (D50), a compatibility subset of
+the default tier on each other interpreter found (D23), lint, typecheck, update, bench.
 
 The suite is mostly real asrch and rg runs, so it runs on every core (pytest-xdist).
 `tests` runs every test, the slow tier (`@pytest.mark.slow`, the long oracle checks)
 included, on the interpreter nox runs on, and its property tests draw their full counts
-(the hypothesis profile `more`, tests/support/tiers.py); `tests-on-3.X` runs the default
-tier on each other interpreter, and a missing one is named at the end (`interpreters`).
-Each run fails when a tier it was asked for ran no test (`--tiers`, tests/conftest.py).
+(the hypothesis profile `more`, tests/support/tiers.py). `tests-on-3.X` is extra (D50):
+on each other interpreter it runs the default tier's tests of `COMPATIBILITY` below,
+what can differ between Python versions (the syntax and stdlib our code uses, and the
+wheels built per version: pydantic-core, tree-sitter's, the mcp SDK's asyncio), not rg's
+or the OS's answers, which the run of every test has checked already: the whole default
+tier again on two more interpreters took the command past its 5 minutes (6 min 28 s),
+this subset is about a fifth of its CPU. A missing interpreter is named at the end
+(`interpreters`). Each run fails when a tier it was asked for ran no test (`--tiers`,
+tests/conftest.py).
 """
 
 import os
@@ -62,12 +68,61 @@ def tests(session: nox.Session) -> None:
     _pytest(session, tiers="default,slow", profile="more")
 
 
+# What another interpreter runs (`tests-on-3.X`; the default tier of these, at the ordinary
+# example counts): the code whose behaviour can change with the Python version, each
+# through tests that exercise it rather than rg. Left out: the oracles of rg's and the
+# OS's answers (`end_to_end/`, most of `engine/`), the fresh interpreters that only
+# count imports (`cli/test_imports.py`, `cli/test_runner.py`), the repository's own
+# texts (`docs/`, `bench/`), and the spec's examples again as JSON or over an index.
+COMPATIBILITY = (
+    # The pure rules and renderers: the syntax and stdlib of every module they import.
+    "tests/domain",
+    "tests/render",
+    "tests/commands",
+    # The JSON contract: pydantic-core's wheel, jsonschema, the committed schemas.
+    "tests/contract/test_answers.py",
+    "tests/contract/test_render_json.py",
+    "tests/contract/test_schema.py",
+    "tests/contract/test_docs.py",
+    # Every spec example byte for byte: cyclopts, the rg adapter, every renderer.
+    "tests/golden/test_spec.py",
+    "tests/golden/test_next_steps.py",
+    "tests/golden/test_readme.py",
+    "tests/golden/test_harness.py",
+    # The command line's grammar as cyclopts reads it, exits, --format.
+    "tests/cli/test_command_line.py",
+    "tests/cli/test_exit.py",
+    "tests/cli/test_cli_json.py",
+    "tests/cli/test_filter_count.py",
+    # The MCP server: the SDK and asyncio in memory, one real stdio server, cancellation
+    # and signals, the pinned reads (os's dir_fd calls), the index it keeps.
+    "tests/server/test_tools.py",
+    "tests/server/test_schemas.py",
+    "tests/server/test_roots.py",
+    "tests/server/test_wire.py",
+    "tests/server/test_pinned.py",
+    "tests/server/test_index.py",
+    "tests/server/test_processes.py",
+    "tests/server/test_stdio.py::test_asrch_mcp_over_stdio_answers_every_tool",
+    # tree-sitter's wheels (scopes, headers, definitions), sqlite3 as the interpreter was
+    # built (the index's FTS5 trigrams), the rg child's process handling.
+    "tests/engine/test_scopes.py",
+    "tests/engine/test_headers.py",
+    "tests/engine/test_definition_around.py",
+    "tests/engine/test_node_text.py",
+    "tests/engine/test_scope_memo.py",
+    "tests/engine/test_index.py",
+    "tests/engine/test_processes.py",
+)
+
+
 @nox.session(name="tests-on", python=OTHERS)
 def tests_on(session: nox.Session) -> None:
-    """The default tier on another interpreter (D23): extra, skipped when missing
-    outside CI."""
+    """`COMPATIBILITY`'s default tier on another interpreter (D23): extra (D50), skipped
+    when missing outside CI. `nox -s tests-on-3.12 -- tests/engine` runs those instead."""
     session.install("-e", TESTED)
-    _pytest(session, tiers="default", chosen=("-m", "not slow"))
+    chosen = () if session.posargs else COMPATIBILITY
+    _pytest(session, tiers="default", chosen=("-m", "not slow", *chosen))
 
 
 @nox.session(python=PYTHONS[-1])
@@ -149,7 +204,7 @@ def interpreters(session: nox.Session) -> None:
     found = [version for version in OTHERS if version not in missing]
     if found:
         sessions = ", ".join(f"tests-on-{version}" for version in found)
-        session.log(f"the default tier on {', '.join(found)} too ({sessions})")
+        session.log(f"the compatibility subset on {', '.join(found)} too ({sessions})")
     if missing:
         skipped = ", ".join(f"tests-on-{version}" for version in missing)
         session.warn(

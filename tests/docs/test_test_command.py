@@ -1,6 +1,7 @@
-"""D50: the README's test command is what CI runs, and a run that was to hold a tier
-fails when that tier ran no test."""
+"""D50: the README's test command is what CI runs, a run that was to hold a tier fails
+when that tier ran no test, and what other interpreters run names tests that exist."""
 
+import ast
 import re
 import subprocess
 import sys
@@ -39,3 +40,28 @@ def test_a_tier_that_ran_no_test_fails_the_run() -> None:
     assert done.returncode == 1, done.stdout
     said = f"D50: no test of the slow tier ran (tests run per tier: default {passed[1]}, slow 0)"
     assert said in done.stdout
+
+
+def _compatibility() -> list[str]:
+    """noxfile.py's `COMPATIBILITY`, read as text (nox is not a test dependency)."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "COMPATIBILITY" for t in node.targets
+        ):
+            value = ast.literal_eval(node.value)
+            assert isinstance(value, tuple)
+            return [str(entry) for entry in value]
+    raise AssertionError("noxfile.py defines no COMPATIBILITY")
+
+
+def test_what_other_interpreters_run_names_tests_that_exist() -> None:
+    """A test file renamed or a test gone fails here, not first in CI's `tests-on-3.X`."""
+    entries = _compatibility()
+    assert len(entries) == len(set(entries)), entries
+    for entry in entries:
+        path, _, test = entry.partition("::")
+        assert (ROOT / path).exists(), f"{entry}: no such test file or folder"
+        if test:
+            source = (ROOT / path).read_text(encoding="utf-8")
+            assert re.search(rf"^def {re.escape(test)}\(", source, re.M), f"{entry}: no such test"
