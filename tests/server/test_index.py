@@ -1,6 +1,7 @@
 """D58 over MCP: a tool call under an indexed root reads the index's candidates (through
 the call's pins) and answers what the command line answers without an index."""
 
+import gc
 import os
 import shutil
 import sys
@@ -72,6 +73,9 @@ def test_the_server_keeps_its_walk_fresh_from_inotify(indexed: Path, tmp_path: P
     that can change which files the walk meets walks the root again (engine/index/fresh.py)."""
     if not sys.platform.startswith("linux"):
         pytest.skip("inotify is Linux's")
+    # The servers earlier tests let go still hold their roots' watches until collected:
+    # past `watched.OPEN_MAX` of them this root would get none and be walked each call.
+    gc.collect()
     seen = MockRg(recorded)  # the real rg, each argv kept
     server = build_server([str(indexed)], transport=seen)
     bare = {"XDG_CACHE_HOME": str(tmp_path / "none")}
