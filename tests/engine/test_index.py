@@ -252,3 +252,20 @@ def test_the_index_lives_in_the_cache_never_in_the_tree(tree: Path, tmp_path: Pa
 
 def test_racy_window_is_what_the_property_test_turns_off() -> None:
     assert index_build.RACY_NS == 2_000_000_000
+
+
+@pytest.mark.parametrize("args", [["index"], ["index", "--status"]])
+def test_asrch_index_runs_rg_through_the_runs_transport(
+    tree: Path, tmp_path: Path, args: list[str]
+) -> None:
+    """`asrch index` and `--status` walk with the run's rg (its transport, its children:
+    a run stopped stops it), as every search does: the build started rg itself, past
+    the transport, so a test's timeout could not stop a build that hung on rg."""
+    env = _env(tmp_path)
+    assert run_asrch(["index"], cwd=tree, env=env).status == 0
+    seen = MockRg(recorded)  # the real rg, each argv kept
+    done = run_asrch(args, cwd=tree, env=env, transport=seen)
+    assert done.status == 0, done.err
+    walks = [r.argv for r in seen.requests if "--files" in r.argv]
+    assert len(walks) == 1, seen.requests
+    assert list(walks[0][-2:]) == ["--", "."]

@@ -66,7 +66,7 @@ def run_index(values: dict[str, Any], searcher: RipgrepSearcher, stderr: Any) ->
         root = found[0]
         _check_ignore_files(root, _shown(root, cwd))
         try:
-            state = status(searcher.rg, root, environ)
+            state = status(searcher.rg, root, environ, searcher.launch)
         except (IndexUnusableError, sqlite3.Error) as exc:
             return f"index:\n  root: {_shown(root, cwd)}\n  built: no\n  unusable: {exc}\n"
         if state is None:
@@ -79,7 +79,7 @@ def run_index(values: dict[str, Any], searcher: RipgrepSearcher, stderr: Any) ->
     _check_ignore_files(root, _shown(root, cwd))
     progress = _Progress(stderr)
     try:
-        done = build(searcher.rg, root, environ, progress=progress)
+        done = build(searcher.rg, root, environ, progress=progress, launch=searcher.launch)
     except (OSError, sqlite3.Error) as exc:
         raise EngineError(f"cannot write the index of {quote(path)}: {_reason(exc)}") from None
     finally:

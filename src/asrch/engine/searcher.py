@@ -116,6 +116,11 @@ class RipgrepSearcher:
         )
 
     @property
+    def launch(self) -> Launch:
+        """How this searcher starts rg (its transport, its children, where)."""
+        return self._launch
+
+    @property
     def environ(self) -> Mapping[str, str]:
         """The environment rg runs in (and the index's cache directory is read from)."""
         return os.environ if self._environ is None else self._environ

@@ -48,9 +48,11 @@ class Walked(NamedTuple):
     """rg read every directory (a failure would be a skipped entry in a scan)."""
 
 
-def walk(rg: str, root: str, environ: Mapping[str, str] | None) -> Walked:
-    """The files a search of `root` walks to."""
-    output, said = run_to_end(files_argv(rg, "."), Launch(cwd=root, env=environ))
+def walk(rg: str, root: str, environ: Mapping[str, str] | None, launch: Launch | None) -> Walked:
+    """The files a search of `root` walks to, rg started as `launch` starts it (its
+    transport and children: the command's; None: this process's own)."""
+    launch = Launch() if launch is None else launch
+    output, said = run_to_end(files_argv(rg, "."), launch._replace(cwd=root, env=environ))
     paths = [p[2:] for p in output.split(b"\0")[:-1]]
     return Walked(paths, not said.skipped and said.complaint is None)
 
@@ -108,8 +110,10 @@ def build(
     environ: Mapping[str, str],
     *,
     progress: Progress | None = None,
+    launch: Launch | None = None,
 ) -> Summary:
-    """Make or update the index of the real directory `root`."""
+    """Make or update the index of the real directory `root` (rg started as `launch`
+    starts it, `walk`)."""
     started = time.monotonic()
     _no_heap_growth()
     db = open_for_writing(index_path(root, environ), root)
@@ -117,7 +121,7 @@ def build(
         # One transaction: a second build waits for this one, then finds little to
         # read; searches read the last committed index meanwhile (WAL).
         db.execute("BEGIN IMMEDIATE")
-        walked = walk(rg, root, environ)
+        walked = walk(rg, root, environ, launch)
         summary = _Update(db, root, started, progress).run(walked)
         _commit(db, summary, walked.complete)
         if summary.read:
@@ -264,7 +268,9 @@ class Status(NamedTuple):
     complete: bool
 
 
-def status(rg: str, root: str, environ: Mapping[str, str]) -> Status | None:
+def status(
+    rg: str, root: str, environ: Mapping[str, str], launch: Launch | None = None
+) -> Status | None:
     """The index of the real directory `root` against the tree now; None: none."""
     db = open_for_reading(index_path(root, environ))
     if db is None:
@@ -275,7 +281,7 @@ def status(rg: str, root: str, environ: Mapping[str, str]) -> Status | None:
         complete = meta(db, "complete") == "1"
     finally:
         db.close()
-    walked = walk(rg, root, environ)
+    walked = walk(rg, root, environ, launch)
     stale = 0
     size = 0
     for rel in walked.paths:
