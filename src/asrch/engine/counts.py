@@ -8,6 +8,7 @@ the cap or filtered (D30): then they are the files `rg --files` walks to that rg
 neither counted nor failed to read. Every name is rg's bytes, whatever the encoding.
 """
 
+import functools
 import os
 import re
 from bisect import bisect_left
@@ -338,7 +339,8 @@ def cut_at_cap(
         counts[end] = cap - sum(counts[:end])
         last = rg_path_order(scanned[end][0])
         scanned = scanned[: end + 1]
-    files = list(map(FileCount, _decoded(list(map(itemgetter(0), scanned))), counts))
+    names = _decoded(list(map(itemgetter(0), scanned)))
+    files = list(map(_file_count, zip(names, counts, strict=True)))
     if operand(target if given is None else given) != target:
         files = [FileCount(as_typed(f.path, target, given), f.matches) for f in files]
     return Tally(
@@ -351,6 +353,11 @@ def cut_at_cap(
             else binary_met(said, last, binary)
         ),
     )
+
+
+_file_count = functools.partial(tuple.__new__, FileCount)
+"""`FileCount` of a (path, matches) pair made in C, as its own `__new__` makes it
+(`tuple.__new__`), without that Python call: tens of thousands a survey."""
 
 
 def _decoded(paths: list[bytes]) -> list[str]:

@@ -30,7 +30,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
-from operator import add
+from operator import add, sub
 from typing import NamedTuple
 
 from asrch.domain.counting import Tally
@@ -347,7 +347,6 @@ class _SpottedFiles:
         kept = self._kept
         # Only a batch of `cap` records or more can hold a file on `cap` lines.
         bounded = records_in >= cap
-        first = len(self.counts)
         for block in blocks:
             printed, heading, records = block.partition(b"\n")
             if not heading:
@@ -358,7 +357,7 @@ class _SpottedFiles:
                     # rg stopped at a NUL after some matches (`rg --count` counts none
                     # there); unless every term was capped before this file, which the
                     # path-ordered plan answers without the log, as a file at a time.
-                    return self._capped(first) or Unspotted.BINARY
+                    return self._capped() or Unspotted.BINARY
                 # A file the filters drop is no file of the answer, binary or not, as in
                 # the path-ordered plan: no second walk for it. Its warning is no match.
                 self.records -= 1
@@ -375,16 +374,13 @@ class _SpottedFiles:
                 return Unspotted.PATH_ORDER  # a match of no pattern: no rg's output
             self.printed.append(printed)
             self.counts.append(counts)
-        return self._capped(first)
+        return self._capped()
 
-    def _capped(self, first: int) -> Unspotted | None:
-        """Add the counts of the files from `first` on to the totals; PATH_ORDER once
-        every term is capped: the path-ordered plan stops early, and what it met before
-        it stopped (skipped and binary files) is its own to say."""
-        added = self.counts[first:]
-        if not added:
-            return None
-        self._totals = totals = list(map(add, self._totals, map(sum, zip(*added, strict=True))))
+    def _capped(self) -> Unspotted | None:
+        """PATH_ORDER once every term is capped (the totals are kept as each file is
+        counted): the path-ordered plan stops early, and what it met before it stopped
+        (skipped and binary files) is its own to say."""
+        totals = self._totals
         if len(self.counts) >= self._sorted_at + 256:
             # The commonest terms first, as counted so far (every 256 files: a read of
             # a few files each wake-up should not sort each time).
@@ -407,6 +403,7 @@ class _SpottedFiles:
             text = records
         text += b"\n"
         counts = [0] * self._queries
+        totals = self._totals
         # The commonest terms first (as counted so far): a file's records are most often
         # all of one or two terms, and the search ends once every record is placed.
         for tail, held in self._alone:
@@ -414,9 +411,11 @@ class _SpottedFiles:
             if n:
                 for query in held:
                     counts[query] = n
+                    totals[query] += n
                 left -= n
                 if not left:
                     return counts
+        totals[:] = map(sub, totals, counts)  # counted again below
         # Some record is an overlap or a term holding another: a line's terms are the
         # union of its records' (a term counts once a line).
         per_line: dict[bytes, set[int]] = {}
@@ -431,6 +430,7 @@ class _SpottedFiles:
         for line_terms in per_line.values():
             for query in line_terms:
                 counts[query] += 1
+        totals[:] = map(add, totals, counts)
         return counts
 
 
