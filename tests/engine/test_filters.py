@@ -237,6 +237,9 @@ NESTED_SEARCHES = (
 # Found by the draw: rg prunes `b` (matched whole on its way down to the working
 # directory `b/x`), so `b/x/src/f4.py` is not searched although `src/f4.py` has no `b`.
 @example(["!b"], "", "b/x")
+# Drawn in the default tier: rg matches the working directory `b` itself as the empty
+# path on its way down, which `*/` matches: `b/f5.py` is not searched.
+@example(["!*/"], "", "b")
 def test_a_search_above_the_working_directory_decides_per_file_as_rg(
     nested: Path, drawn: list[str], spelling: str, below: str
 ) -> None:

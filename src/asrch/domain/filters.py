@@ -330,13 +330,16 @@ class Filters(NamedTuple):
         path's own), any other whole, below the searched path's `below` components."""
         # rg reaches the working directory through the directories between it and the
         # searched path, each matched whole: an exclude matching one (`!b` over `b/x`)
-        # prunes the working directory's files with it.
+        # prunes the working directory's files with it. The working directory itself
+        # rg matches as the empty path (its own prefix stripped): `!*/`, `!**/` prune it,
+        # `!b`, `!/b` do not (rg 14.1; `!{b,}/` alone, whose empty choice rg does not
+        # take there, is pruned here and not by rg).
         above = ["", *components(self.cwd)]
         pruned = any(
             glob.matches(above[:depth], is_dir=True)
             for depth in range(below + 1, len(above))
             for glob in self.excludes
-        )
+        ) or any(glob.matches([], is_dir=True) for glob in self.excludes)
 
         def keeps(path: str) -> bool:
             if path.startswith(self.cwd):
