@@ -17,6 +17,8 @@ import pytest
 from asrch.domain.modes import Mode
 from asrch.domain.query import SearchOptions, make_query
 from asrch.engine.index import build as index_build
+from asrch.engine.index import candidates as index_candidates
+from asrch.engine.index import verify as index_verify
 from asrch.engine.index.literals import needed_trigrams
 from asrch.engine.index.location import index_path
 from asrch.engine.mock_rg import MockRg, recorded
@@ -269,3 +271,29 @@ def test_asrch_index_runs_rg_through_the_runs_transport(
     walks = [r.argv for r in seen.requests if "--files" in r.argv]
     assert len(walks) == 1, seen.requests
     assert list(walks[0][-2:]) == ["--", "."]
+
+
+def test_a_survey_read_in_many_batches_answers_as_the_scan(
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Survey's parallel plan over the union of its terms' candidates, one rg run a
+    candidate (all started at once, read in turn): the scan's answer, text and JSON."""
+    env = _env(tmp_path)
+    assert run_asrch(["index"], cwd=tree, env=env).status == 0
+    monkeypatch.setattr(index_verify, "_ARGV_BYTES", 0)  # a batch a file
+    monkeypatch.setattr(index_candidates, "MOST", 1.0)  # the corpus is small
+    words = ["survey", "--term", "Pool", "--term", "retry", "--term", "connect"]
+    for form in ([], ["--format", "json"]):
+        seen = MockRg(recorded)  # the real rg, each argv kept
+        indexed = run_asrch([*words, *form], cwd=tree, env=env, transport=seen)
+        scan = run_asrch([*words, *form], cwd=tree, env={"XDG_CACHE_HOME": str(tmp_path / "no")})
+        mine: object = indexed.out
+        theirs: object = scan.out
+        if form:  # the one difference D58 allows: JSON says the index was used
+            answer = json.loads(indexed.out)
+            assert answer.pop("index") == "used"
+            mine, theirs = answer, json.loads(scan.out)
+        assert (mine, indexed.err, indexed.status) == (theirs, scan.err, scan.status)
+        runs = [r.argv for r in seen.requests if "--only-matching" in r.argv]
+        assert len(runs) > 1, runs
+        assert all(argv[-2] == "--" and argv[-1] != "." for argv in runs), runs

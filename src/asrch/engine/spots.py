@@ -29,6 +29,7 @@ import enum
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from itertools import compress, repeat
 from operator import add, sub
 from typing import NamedTuple
@@ -213,18 +214,25 @@ def count_spotted_files(
     paths: list[bytes] = []
     counts: list[list[int]] = []
     totals = [0] * len(queries)
-    for batch in batches:
-        argv = spots_argv(rg, queries[0], spots.patterns, batch, cap=cap, log_binary=False)
-        files = _SpottedFiles(spots, len(queries), cap=cap, kept=kept)
-        ended = _spotted(argv, launch, files)
-        if isinstance(ended, Unspotted):
-            return None
-        said = said_by_walk(argv, ended, printed=files.printed_files > 0, log=False)
-        if said.skipped or said.complaint is not None or said.log or said.binary:
-            return None
-        paths += files.paths
-        counts += files.counts
-        totals = list(map(add, totals, files.totals))
+    argvs = [
+        spots_argv(rg, queries[0], spots.patterns, batch, cap=cap, log_binary=False)
+        for batch in batches
+    ]
+    with ExitStack() as runs:
+        # Every batch's rg starts at once: each writes ahead into its pipe while an
+        # earlier batch's records are read (what one walk's rg does for its files).
+        started = [(argv, runs.enter_context(_started(argv, launch))) for argv in argvs]
+        for argv, run in started:
+            files = _SpottedFiles(spots, len(queries), cap=cap, kept=kept)
+            ended = _ended(run, files)
+            if isinstance(ended, Unspotted):
+                return None  # the later batches' rg are stopped on the way out
+            said = said_by_walk(argv, ended, printed=files.printed_files > 0, log=False)
+            if said.skipped or said.complaint is not None or said.log or said.binary:
+                return None
+            paths += files.paths
+            counts += files.counts
+            totals = list(map(add, totals, files.totals))
     if min(totals) >= cap:
         return None  # every term capped: the path-ordered plan's early stop says more
     seen = [os.fsencode(path) for path in binary]
@@ -244,15 +252,25 @@ def count_spotted_files(
 def _spotted(argv: list[str], launch: Launch, files: "_SpottedFiles") -> Ended | Unspotted:
     """Run rg for `argv` and hand its records to `files`: how rg ended, or why the
     plan gives no answer."""
-    with launch.transport.start(
-        argv, launch, stream=True, pipe_size=_PIPE, memory=_RG_MEMORY
-    ) as run:
-        verdict = _read(run, files)
-        if verdict is not None:
-            run.stop()
-            run.end()
-            return verdict
-        ended = run.end()
+    with _started(argv, launch) as run:
+        return _ended(run, files)
+
+
+def _started(argv: list[str], launch: Launch) -> RgCall:
+    """rg started for the plan: its output streamed through a large pipe, its data
+    bounded (`_RG_MEMORY`)."""
+    return launch.transport.start(argv, launch, stream=True, pipe_size=_PIPE, memory=_RG_MEMORY)
+
+
+def _ended(run: RgCall, files: "_SpottedFiles") -> Ended | Unspotted:
+    """Hand the records of the started `run` to `files`: how rg ended, or why the plan
+    gives no answer (rg stopped then)."""
+    verdict = _read(run, files)
+    if verdict is not None:
+        run.stop()
+        run.end()
+        return verdict
+    ended = run.end()
     if ended.status < 0:
         return Unspotted.PATH_ORDER  # ended by a signal: its data bound, say
     return ended
