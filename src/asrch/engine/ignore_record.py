@@ -89,6 +89,12 @@ Identity = tuple[int, int, int, int, int]
 """A directory's device, inode, mode, mtime and ctime (ns)."""
 
 
+def _identity(status: os.stat_result) -> Identity:
+    """What the record keeps of a directory's `lstat`: any change to its entries, mode
+    or place changes one of these."""
+    return (status.st_dev, status.st_ino, status.st_mode, status.st_mtime_ns, status.st_ctime_ns)
+
+
 class _Look:
     """A look at a tree, directory by directory, each before those below it (the
     record's order): for each, its path below the top (`.`: the top), its identity
@@ -200,13 +206,7 @@ def _relook(real: str, top: int, record: Record | None) -> _Look | tuple[int, Se
                 now.append(None)
                 same = False
                 continue
-            identity: Identity | None = (
-                status.st_dev,
-                status.st_ino,
-                status.st_mode,
-                status.st_mtime_ns,
-                status.st_ctime_ns,
-            )
+            identity: Identity | None = _identity(status)
             now.append(identity)
             if identity != known:
                 same = False
@@ -247,14 +247,7 @@ def _list_tree(real: str, top: int, where: str, look: _Look) -> None:
     while pending:
         where = pending.pop()
         try:
-            status = os.lstat(where, dir_fd=top)
-            identity: Identity | None = (
-                status.st_dev,
-                status.st_ino,
-                status.st_mode,
-                status.st_mtime_ns,
-                status.st_ctime_ns,
-            )
+            identity: Identity | None = _identity(os.lstat(where, dir_fd=top))
         except OSError:
             identity = None
         listed = _list(real, where)
