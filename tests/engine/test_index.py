@@ -21,6 +21,7 @@ from asrch.engine.index import candidates as index_candidates
 from asrch.engine.index import verify as index_verify
 from asrch.engine.index.literals import needed_trigrams
 from asrch.engine.index.location import index_path
+from asrch.engine.index.store import build_lock
 from asrch.engine.mock_rg import MockRg, recorded
 from tests.support.cli import run_asrch
 
@@ -243,6 +244,43 @@ def test_two_builds_at_once_leave_one_consistent_index(tree: Path, tmp_path: Pat
         ["index", "--status"], cwd=tree, env={"XDG_CACHE_HOME": env["XDG_CACHE_HOME"]}
     )
     assert "  stale: 0\n" in status.out
+
+
+def _waiting_on(inode: int) -> bool:
+    """Whether some process waits for a lock on the file `inode` (`/proc/locks`: a
+    waiter's line has `->`)."""
+    with open("/proc/locks") as locks:
+        return any("->" in line and f":{inode} " in line for line in locks)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/locks"), reason="reads Linux's /proc/locks")
+def test_a_build_waits_while_another_holds_the_index(tree: Path, tmp_path: Path) -> None:
+    """The second of two builds opens nothing until the first is done (store.build_lock):
+    SQLite's lock alone let it read the first's half-made index as unreadable and make
+    it again under it."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    path = index_path(os.path.realpath(tree), env)
+    held = build_lock(path)
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "asrch", "index"],
+            cwd=tree,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 60
+        # Until the build is seen waiting on the lock (not a guess at how long it takes).
+        while not _waiting_on(os.fstat(held).st_ino):
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() < deadline, "the build never waited"
+            time.sleep(0.01)
+        assert not os.path.exists(path)  # nothing opened or made while it waits
+    finally:
+        os.close(held)
+    out, err = child.communicate(timeout=60)
+    assert (child.returncode, err) == (0, b"")
+    assert "  read: 21\n" in out.decode()
 
 
 def test_the_index_lives_in_the_cache_never_in_the_tree(tree: Path, tmp_path: Path) -> None:

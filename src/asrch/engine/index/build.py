@@ -26,6 +26,7 @@ from asrch.engine.index.store import (
     VERIFY,
     Row,
     Stat,
+    build_lock,
     meta,
     open_for_reading,
     open_for_writing,
@@ -116,19 +117,24 @@ def build(
     starts it, `walk`)."""
     started = time.monotonic()
     _no_heap_growth()
-    db = open_for_writing(index_path(root, environ), root)
+    path = index_path(root, environ)
+    # A second build waits for this one (`build_lock`), then finds little to read;
+    # searches read the last committed index meanwhile (WAL).
+    lock = build_lock(path)
     try:
-        # One transaction: a second build waits for this one, then finds little to
-        # read; searches read the last committed index meanwhile (WAL).
-        db.execute("BEGIN IMMEDIATE")
-        walked = walk(rg, root, environ, launch)
-        summary = _Update(db, root, started, progress).run(walked)
-        _commit(db, summary, walked.complete)
-        if summary.read:
-            db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
-        return summary
+        db = open_for_writing(path, root)
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            walked = walk(rg, root, environ, launch)
+            summary = _Update(db, root, started, progress).run(walked)
+            _commit(db, summary, walked.complete)
+            if summary.read:
+                db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
+            return summary
+        finally:
+            db.close()
     finally:
-        db.close()
+        os.close(lock)
 
 
 M_MMAP_THRESHOLD = -3

@@ -15,6 +15,7 @@ table once the garbage outgrows the live documents.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import stat
@@ -80,6 +81,30 @@ def open_for_reading(path: str) -> sqlite3.Connection | None:
         db.close()
         raise IndexUnusableError(f"it is of another version ({version or 'none'})")
     return db
+
+
+def build_lock(path: str) -> int:
+    """The lock a build holds from before it opens the index at `path` until it has
+    closed it: a file beside it (`.lock`), locked exclusively, waited for while another
+    build holds it. SQLite's own lock leaves a window between a new index's first
+    transaction and the build's: a second build opening the half-made file read it as
+    unreadable and remade it under the first (both read every file, or one failed with
+    `database disk image is malformed`). The lock file is never removed: a build waiting
+    on a removed one would not exclude the next."""
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path + ".lock", flags, 0o600)
+    except OSError as exc:
+        raise sqlite3.DatabaseError(f"its lock file cannot be opened: {exc.strerror}") from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise sqlite3.DatabaseError("its lock file is not a regular file")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def open_for_writing(path: str, root: str) -> sqlite3.Connection:
