@@ -89,32 +89,7 @@ class IndexCandidates:
         """Why an index was ignored (the first one), said once."""
 
     def candidates(self, query: Query, target: str) -> CandidateFiles | None:
-        try:
-            return self._candidates(query, target)
-        except OSError:
-            # The working directory is gone, a path cannot be resolved: the scan says
-            # what a scan says of it.
-            return None
-
-    def _candidates(self, query: Query, target: str) -> CandidateFiles | None:
-        place = self._place(target)
-        if place is None:  # no index: nothing to read the term's trigrams for
-            return None
-        found = self._found(query, place)
-        if found is None:
-            return None
-        # Many of the text files hold the trigrams: a scan, before any walk is paid.
-        if len(found) > MOST * place.opened.texts:
-            return None
-        walk = self._walk(target, place)
-        if walk is None:
-            return None
-        files = walk.pick(found)
-        files += walk.always
-        if len(files) > MOST * (walk.walked - len(walk.binary)):
-            return None
-        self.used = True
-        return CandidateFiles(tuple(files), tuple(walk.binary))
+        return self._chosen([query], target, together=False)
 
     def union(self, queries: Sequence[Query], target: str) -> CandidateFiles | None:
         """The files any of `queries` may match under the directory `target` (their
@@ -122,27 +97,32 @@ class IndexCandidates:
         Where the walk is kept between calls (the server) it costs nothing here, so the
         candidates need only be fewer than the files the walk meets: a scan would read
         those and the binary files too. Else they must be few, as one query's."""
+        return self._chosen(queries, target, together=True)
+
+    def _chosen(
+        self, queries: Sequence[Query], target: str, *, together: bool
+    ) -> CandidateFiles | None:
         try:
-            return self._union(queries, target)
-        except OSError:
-            return None
-
-    def _union(self, queries: Sequence[Query], target: str) -> CandidateFiles | None:
-        place = self._place(target)
-        if place is None:
-            return None
-        docs: set[int] = set()
-        for query in queries:
-            found = self._found(query, place)
-            if found is None:
+            place = self._place(target)
+            if place is None:  # no index: nothing to read the terms' trigrams for
                 return None
-            docs.update(found)
-        from asrch.engine.index.fresh import listing  # noqa: PLC0415 (as _walk_now)
+            docs: set[int] = set()
+            for query in queries:
+                found = self._found(query, place)
+                if found is None:
+                    return None
+                docs.update(found)
+            from asrch.engine.index.fresh import listing  # noqa: PLC0415 (as _walk_now)
 
-        kept = listing(place.real) is not None
-        if not kept and len(docs) > MOST * place.opened.texts:
+            kept = together and listing(place.real) is not None
+            # Many of the text files hold the trigrams: a scan, before any walk is paid.
+            if not kept and len(docs) > MOST * place.opened.texts:
+                return None
+            walk = self._walk(target, place)
+        except OSError:
+            # The working directory is gone, a path cannot be resolved: the scan says
+            # what a scan says of it.
             return None
-        walk = self._walk(target, place)
         if walk is None:
             return None
         files = walk.pick(docs) + walk.always
